@@ -1,0 +1,94 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// Stepwise is a pipeline, one stage per module, data flowing one way:
+//
+//   Content/ ─▶ StepwiseParse ─▶ StepwiseCheck ─▶ StepwiseTangle ─▶ StepwiseVerify
+//            ─▶ StepwiseRender ─▶ StepwiseReport
+//
+// StepwiseModel holds the plain value types every stage shares; Stepwise runs the
+// stages in order; `build-docs` and `lesson` are the commands.
+let package = Package(
+    name: "Stepwise",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "build-docs", targets: ["build-docs"]),
+        .executable(name: "lesson", targets: ["lesson"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "602.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(name: "StepwiseModel"),
+        .target(
+            name: "StepwiseParse",
+            dependencies: ["StepwiseModel", "CLibXML2"],
+            resources: [.copy("Schema")]
+        ),
+        .target(
+            name: "StepwiseCheck",
+            dependencies: [
+                "StepwiseModel",
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+            ]
+        ),
+        .target(
+            name: "StepwiseTangle",
+            dependencies: [
+                "StepwiseModel",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        .target(
+            name: "StepwiseVerify",
+            dependencies: [
+                "StepwiseModel",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ]
+        ),
+        .target(
+            name: "StepwiseRender",
+            dependencies: [
+                "StepwiseModel",
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "SwiftIDEUtils", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+            ]
+        ),
+        .target(name: "StepwiseReport", dependencies: ["StepwiseModel"]),
+        .target(
+            name: "Stepwise",
+            dependencies: [
+                "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseTangle",
+                "StepwiseVerify", "StepwiseRender", "StepwiseReport",
+            ]
+        ),
+        .executableTarget(
+            name: "build-docs",
+            dependencies: [
+                "Stepwise",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "lesson",
+            dependencies: [
+                "Stepwise",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ]
+        ),
+        .testTarget(name: "StepwiseTests", dependencies: ["Stepwise"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

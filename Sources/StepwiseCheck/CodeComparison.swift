@@ -1,0 +1,82 @@
+import SwiftParser
+import SwiftSyntax
+import StepwiseModel
+
+/// Compares a translated listing's code with the source language's, token by token.
+///
+/// Comments are trivia to Swift's parser, so translating them changes nothing here. The
+/// contents of string literals may differ too: they are the program's words to its user.
+/// Anything else (an identifier, a keyword, a type, an operator) must stay as it is.
+enum CodeComparison {
+    /// How a translated listing's code relates to the source's.
+    enum Outcome: Equatable {
+        /// The same tokens, string literals included.
+        case same
+        /// The same tokens, but some string literals say other things.
+        case translatedLiterals
+        /// A token differs: the translation changed code.
+        case changed(Diagnostic)
+    }
+
+    static func compare(_ translation: Listing, with source: Listing, sourceLanguage: String) -> Outcome {
+        let translated = tokens(of: translation)
+        let original = tokens(of: source)
+        var literalsDiffer = false
+        for index in 0..<max(translated.count, original.count) {
+            let ours = index < translated.count ? translated[index] : nil
+            let theirs = index < original.count ? original[index] : nil
+            if let ours, let theirs {
+                if case .stringSegment = ours.kind, case .stringSegment = theirs.kind {
+                    literalsDiffer = literalsDiffer || ours.text != theirs.text
+                    continue
+                }
+                if ours.kind == theirs.kind { continue }
+            }
+            return .changed(difference(ours, theirs, in: translation, source: source, sourceLanguage: sourceLanguage))
+        }
+        return literalsDiffer ? .translatedLiterals : .same
+    }
+
+    private struct Token {
+        var kind: TokenKind
+        var text: String
+        var location: StepwiseModel.SourceLocation
+    }
+
+    private static func tokens(of listing: Listing) -> [Token] {
+        let tree = Parser.parse(source: listing.code)
+        let converter = SourceLocationConverter(fileName: listing.location.file, tree: tree)
+        return tree.tokens(viewMode: .sourceAccurate).compactMap { token -> Token? in
+            if token.tokenKind == .endOfFile { return nil }
+            let position = converter.location(for: token.positionAfterSkippingLeadingTrivia)
+            return Token(kind: token.tokenKind, text: token.text, location: location(in: listing, position))
+        }
+    }
+
+    /// The position of a token in the XML file, from its line and column in the listing.
+    private static func location(in listing: Listing, _ position: SwiftSyntax.SourceLocation) -> StepwiseModel.SourceLocation {
+        guard position.line >= 1, position.line <= listing.lines.count else { return listing.location }
+        let line = listing.lines[position.line - 1].location
+        return StepwiseModel.SourceLocation(file: line.file, line: line.line, column: line.column + position.column - 1)
+    }
+
+    private static func difference(
+        _ ours: Token?, _ theirs: Token?, in translation: Listing, source: Listing, sourceLanguage: String
+    ) -> Diagnostic {
+        let message: String
+        switch (ours, theirs) {
+        case (let ours?, let theirs?):
+            message = "code differs from the \(sourceLanguage) listing: '\(ours.text)' where it has '\(theirs.text)'"
+        case (let ours?, nil):
+            message = "code differs from the \(sourceLanguage) listing: '\(ours.text)' where the listing has ended"
+        case (nil, let theirs?):
+            message = "code differs from the \(sourceLanguage) listing: the listing ends where it has '\(theirs.text)'"
+        case (nil, nil):
+            message = "code differs from the \(sourceLanguage) listing"
+        }
+        return .error(
+            message + " (translate comments and strings only)",
+            at: ours?.location ?? translation.lines.last?.location ?? translation.location,
+            notes: [.note("listing '\(source.id)' in \(sourceLanguage)", at: theirs?.location ?? source.location)])
+    }
+}

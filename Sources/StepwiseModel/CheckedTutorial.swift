@@ -1,0 +1,15 @@
+/// A tutorial whose translations were checked against its source language.
+public struct CheckedTutorial: Sendable, Hashable {
+    /// The tutorial as read.
+    public var tutorial: Tutorial
+    /// For each translation, the ids of the listings whose string literals differ from the
+    /// source language's. Steps that include such a listing get a variant of their own in
+    /// that language, so the translated strings are compiled and tested too.
+    public var translatedLiterals: [String: Set<String>]
+
+    /// Creates a checked tutorial.
+    public init(tutorial: Tutorial, translatedLiterals: [String: Set<String>]) {
+        self.tutorial = tutorial
+        self.translatedLiterals = translatedLiterals
+    }
+}

@@ -1,0 +1,117 @@
+/// A tutorial in one language, as parsed from `Content/<tutorial>/<lang>.xml`.
+public struct TutorialDocument: Sendable, Hashable {
+    /// The tutorial's id.
+    public var tutorialID: String
+    /// The language code (`de`, `fr`, `pl`).
+    public var language: String
+    /// The file it was read from.
+    public var file: String
+    /// The text before the first step.
+    public var intro: [Block]
+    /// The steps, in order.
+    public var steps: [Step]
+
+    /// Creates a document.
+    public init(tutorialID: String, language: String, file: String, intro: [Block], steps: [Step]) {
+        self.tutorialID = tutorialID
+        self.language = language
+        self.file = file
+        self.intro = intro
+        self.steps = steps
+    }
+
+    /// The step with `id`, if there is one.
+    public func step(_ id: String) -> Step? { steps.first { $0.id == id } }
+}
+
+/// One step of a tutorial in one language.
+public struct Step: Sendable, Hashable {
+    /// The step's id, the same in every language.
+    public var id: String
+    /// Where the step element starts.
+    public var location: SourceLocation
+    /// The step's heading.
+    public var title: [Inline]
+    /// Prose, listings and expected output, in reading order.
+    public var blocks: [Block]
+
+    /// Creates a step.
+    public init(id: String, location: SourceLocation, title: [Inline], blocks: [Block]) {
+        self.id = id
+        self.location = location
+        self.title = title
+        self.blocks = blocks
+    }
+
+    /// The step's listings, in order.
+    public var listings: [Listing] {
+        blocks.compactMap { if case .listing(let listing) = $0 { listing } else { nil } }
+    }
+
+    /// The step's expected-output blocks, in order.
+    public var outputs: [ExpectedOutput] {
+        blocks.compactMap { if case .output(let output) = $0 { output } else { nil } }
+    }
+}
+
+/// A block of a step's text.
+public indirect enum Block: Sendable, Hashable {
+    /// A paragraph.
+    case paragraph([Inline], Translation)
+    /// A heading inside a step that is not a step of its own ("1. The problem").
+    case heading([Inline], Translation)
+    /// A bulleted or numbered list of short items.
+    case list(ordered: Bool, items: [[Inline]], Translation)
+    /// A note set apart from the text: `tip`, `warning` or `info`.
+    case note(kind: String, [Block], Translation)
+    /// Code that goes into the step's module.
+    case listing(Listing)
+    /// What the step's program prints, in this language.
+    case output(ExpectedOutput)
+}
+
+/// Inline text inside a block.
+public indirect enum Inline: Sendable, Hashable {
+    /// Plain text.
+    case text(String)
+    /// Code in a sentence: never translated, shown in a monospaced font.
+    case code(String)
+    /// Emphasised text.
+    case emphasis([Inline])
+    /// Strongly emphasised text.
+    case strong([Inline])
+    /// A link; the target is checked to be a web address or a relative path.
+    case link(href: String, [Inline])
+    /// Text that translators must not touch (`its:translate="no"`), such as a product name.
+    case term(String)
+
+    /// The text without markup.
+    public var plainText: String {
+        switch self {
+        case .text(let text), .code(let text), .term(let text): text
+        case .emphasis(let inlines), .strong(let inlines), .link(_, let inlines): inlines.plainText
+        }
+    }
+}
+
+extension Array where Element == Inline {
+    /// The text without markup.
+    public var plainText: String { map(\.plainText).joined() }
+}
+
+/// ITS 2.0 data on a translatable block.
+public struct Translation: Sendable, Hashable {
+    /// `its:translate`: false when the block must stay as written.
+    public var translate: Bool
+    /// `its:locNote`: a note for translators.
+    public var note: String?
+    /// Where the block starts.
+    public var location: SourceLocation
+
+    /// Creates translation data.
+    public init(translate: Bool = true, note: String? = nil, location: SourceLocation) {
+        self.translate = translate
+        self.note = note
+        self.location = location
+    }
+}

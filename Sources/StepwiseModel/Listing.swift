@@ -1,0 +1,108 @@
+/// Code shown on a page, and the file in the step's module it goes into.
+public struct Listing: Sendable, Hashable {
+    /// Whether the code belongs to the step's library or to its test target.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        case source, test
+    }
+
+    /// The listing's id, the same in every language.
+    public var id: String
+    /// Library code or test code.
+    public var kind: Kind
+    /// The file's path inside the step's target (`Dynamic.swift`).
+    public var file: String
+    /// The named region of `file` that this listing replaces, or nil to replace the whole file.
+    public var region: String?
+    /// Where the listing element starts.
+    public var location: SourceLocation
+    /// The code, line by line, hidden lines included.
+    public var lines: [CodeLine]
+
+    /// Creates a listing.
+    public init(
+        id: String, kind: Kind, file: String, region: String?, location: SourceLocation,
+        lines: [CodeLine]
+    ) {
+        self.id = id
+        self.kind = kind
+        self.file = file
+        self.region = region
+        self.location = location
+        self.lines = lines
+    }
+
+    /// The code as compiled: hidden lines included, without their marker.
+    public var code: String { lines.map(\.code).joined(separator: "\n") }
+
+    /// The lines a reader sees: no hidden lines and no region markers.
+    public var visibleLines: [CodeLine] { lines.filter { !$0.isHidden && $0.regionMarker == nil } }
+}
+
+/// One line of a listing.
+public struct CodeLine: Sendable, Hashable {
+    /// The line as compiled (a hidden line without its `# ` marker).
+    public var code: String
+    /// Whether the line is compiled but not shown (written `# ` at its start, like rustdoc).
+    public var isHidden: Bool
+    /// Where the line's code starts in the source file.
+    public var location: SourceLocation
+
+    /// Creates a line.
+    public init(code: String, isHidden: Bool, location: SourceLocation) {
+        self.code = code
+        self.isHidden = isHidden
+        self.location = location
+    }
+
+    /// The region a `// region: name` or `// endregion: name` line opens or closes.
+    public var regionMarker: RegionMarker? { RegionMarker(line: code) }
+}
+
+/// A line that opens or closes a named region of a file: `// region: name`, `// endregion: name`.
+public struct RegionMarker: Sendable, Hashable {
+    /// Whether the line opens the region.
+    public var opens: Bool
+    /// The region's name.
+    public var name: String
+
+    /// Reads a marker from a line, or fails when the line is not one.
+    public init?(line: String) {
+        let trimmed = line.trimmingWhitespace()
+        for (prefix, opens) in [("// region:", true), ("// endregion:", false)]
+        where trimmed.hasPrefix(prefix) {
+            let name = trimmed.dropFirst(prefix.count).trimmingWhitespace()
+            guard !name.isEmpty, !name.contains(" ") else { return nil }
+            self.opens = opens
+            self.name = name
+            return
+        }
+        return nil
+    }
+}
+
+/// The text a step's program should print, in one language.
+public struct ExpectedOutput: Sendable, Hashable {
+    /// The block's id, the same in every language.
+    public var id: String
+    /// The expected text.
+    public var text: String
+    /// Where the text starts.
+    public var location: SourceLocation
+
+    /// Creates an expected output.
+    public init(id: String, text: String, location: SourceLocation) {
+        self.id = id
+        self.text = text
+        self.location = location
+    }
+}
+
+extension StringProtocol {
+    /// The string without leading and trailing spaces and tabs.
+    public func trimmingWhitespace() -> String {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let start = firstIndex(where: { !isBlank($0) }) else { return "" }
+        let end = lastIndex(where: { !isBlank($0) })!
+        return String(self[start...end])
+    }
+}

@@ -1,0 +1,102 @@
+/// One tutorial: its manifest and one document per language.
+public struct Tutorial: Sendable, Hashable {
+    /// What `Content/<tutorial>/manifest.xml` says.
+    public var manifest: Manifest
+    /// The tutorial in each language, keyed by language code.
+    public var documents: [String: TutorialDocument]
+
+    /// Creates a tutorial.
+    public init(manifest: Manifest, documents: [String: TutorialDocument]) {
+        self.manifest = manifest
+        self.documents = documents
+    }
+
+    /// The tutorial's id, also the name of its folder.
+    public var id: String { manifest.id }
+
+    /// The document in the source language, from which the others are translated.
+    public var source: TutorialDocument { documents[manifest.sourceLanguage]! }
+
+    /// The documents in manifest order, source language first.
+    public var orderedDocuments: [TutorialDocument] { manifest.languages.compactMap { documents[$0] } }
+}
+
+/// What a tutorial's manifest declares: identity, languages, module name and step order.
+public struct Manifest: Sendable, Hashable {
+    /// The tutorial's id (`bindings`).
+    public var id: String
+    /// The manifest file.
+    public var file: String
+    /// The folder holding the manifest, the language files and the hidden tests.
+    public var directory: String
+    /// The language the tutorial is written in; the others are translations of it.
+    public var sourceLanguage: String
+    /// Every language, source language first.
+    public var languages: [String]
+    /// The tutorial's title in each language.
+    public var titles: [String: String]
+    /// The Swift module name stem: step targets are `<module>Step01`, `<module>Step02`, ….
+    public var moduleName: String
+    /// The function every step module defines for the lesson to run: `func <entry>(locale: Locale)`.
+    public var entryPoint: String
+    /// The steps, in order.
+    public var steps: [ManifestStep]
+
+    /// Creates a manifest.
+    public init(
+        id: String, file: String, directory: String, sourceLanguage: String, languages: [String],
+        titles: [String: String], moduleName: String, entryPoint: String, steps: [ManifestStep]
+    ) {
+        self.id = id
+        self.file = file
+        self.directory = directory
+        self.sourceLanguage = sourceLanguage
+        self.languages = languages
+        self.titles = titles
+        self.moduleName = moduleName
+        self.entryPoint = entryPoint
+        self.steps = steps
+    }
+
+    /// The languages other than the source language.
+    public var translations: [String] { languages.filter { $0 != sourceLanguage } }
+}
+
+/// A step as the manifest lists it: its id and the files it adds without showing them.
+public struct ManifestStep: Sendable, Hashable {
+    /// The step's id, the same in every language.
+    public var id: String
+    /// Where the manifest declares it.
+    public var location: SourceLocation
+    /// Test files that join the step's test target from this step on, unseen by readers.
+    public var hiddenTests: [HiddenFile]
+    /// Files of earlier steps that this step removes, by their path in the step module.
+    public var removedFiles: [String]
+
+    /// Creates a manifest step.
+    public init(
+        id: String, location: SourceLocation, hiddenTests: [HiddenFile], removedFiles: [String] = []
+    ) {
+        self.id = id
+        self.location = location
+        self.hiddenTests = hiddenTests
+        self.removedFiles = removedFiles
+    }
+}
+
+/// A Swift file from the tutorial's folder that is compiled but never shown.
+public struct HiddenFile: Sendable, Hashable {
+    /// The file's path within the step's test target.
+    public var target: String
+    /// Where its text came from (its first line).
+    public var location: SourceLocation
+    /// Its text.
+    public var contents: String
+
+    /// Creates a hidden file.
+    public init(target: String, location: SourceLocation, contents: String) {
+        self.target = target
+        self.location = location
+        self.contents = contents
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import StepwiseModel
+
+/// The first stage: finds the tutorials in a content folder and reads every language of
+/// each, validating each file against Stepwise's RELAX NG schemas.
+///
+/// A tutorial is a folder holding `manifest.xml` and one `<lang>.xml` per language the
+/// manifest names. Every file is read even when an earlier one is bad, so that one run
+/// reports one error for each bad file.
+public struct ContentLoader: Sendable {
+    /// The content folder, as the user named it.
+    public let contentDirectory: String
+
+    /// Creates a loader for `contentDirectory`.
+    public init(contentDirectory: String) {
+        self.contentDirectory = contentDirectory
+    }
+
+    /// The schema for `<lang>.xml` files, for editors and for tests.
+    public static let tutorialSchemaURL = Bundle.module.url(forResource: "Schema/tutorial", withExtension: "rng")!
+    /// The schema for `manifest.xml` files.
+    public static let manifestSchemaURL = Bundle.module.url(forResource: "Schema/manifest", withExtension: "rng")!
+
+    private static let tutorialSchema = RelaxNGSchema(url: tutorialSchemaURL)
+    private static let manifestSchema = RelaxNGSchema(url: manifestSchemaURL)
+
+    /// The ids of the tutorials in the content folder, sorted.
+    public func tutorialIDs() throws(DiagnosticError) -> [String] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: contentDirectory)
+        } catch {
+            throw DiagnosticError(.error("cannot read the content folder '\(contentDirectory)'", at: nil))
+        }
+        return names.filter { FileManager.default.fileExists(atPath: path($0, "manifest.xml")) }.sorted()
+    }
+
+    /// Reads the tutorials named in `ids` (all of them when nil).
+    public func load(_ ids: [String]? = nil) throws(DiagnosticError) -> [Tutorial] {
+        let available = try tutorialIDs()
+        if let unknown = ids?.first(where: { !available.contains($0) }) {
+            throw DiagnosticError(
+                .error(
+                    "no tutorial '\(unknown)' in \(contentDirectory) (there are: \(available.joined(separator: ", ")))",
+                    at: nil))
+        }
+        if available.isEmpty {
+            throw DiagnosticError(.error("no tutorial (a folder with manifest.xml) in \(contentDirectory)", at: nil))
+        }
+        var tutorials: [Tutorial] = []
+        var problems: [Diagnostic] = []
+        for id in ids ?? available {
+            do {
+                tutorials.append(try load(id))
+            } catch {
+                problems += error.diagnostics
+            }
+        }
+        if !problems.isEmpty { throw DiagnosticError(problems) }
+        return tutorials
+    }
+
+    private func load(_ id: String) throws(DiagnosticError) -> Tutorial {
+        let directory = path(id)
+        let manifest = try ManifestReader(schema: Self.manifestSchema).read(
+            file: path(id, "manifest.xml"), directory: directory, folderName: id)
+        var documents: [String: TutorialDocument] = [:]
+        var problems: [Diagnostic] = []
+        for language in manifest.languages {
+            let file = path(id, "\(language).xml")
+            guard FileManager.default.fileExists(atPath: file) else {
+                problems.append(
+                    .error(
+                        "the manifest names language '\(language)' but \(file) does not exist",
+                        at: SourceLocation(file: manifest.file, line: 1)))
+                continue
+            }
+            do {
+                documents[language] = try DocumentReader(schema: Self.tutorialSchema).read(
+                    file: file, language: language, manifest: manifest)
+            } catch {
+                problems += error.diagnostics
+            }
+        }
+        if !problems.isEmpty { throw DiagnosticError(problems) }
+        return Tutorial(manifest: manifest, documents: documents)
+    }
+
+    private func path(_ components: String...) -> String {
+        components.reduce(contentDirectory) { ($0 as NSString).appendingPathComponent($1) }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import StepwiseModel
+
+/// Reads `Content/<tutorial>/manifest.xml` into a `Manifest`.
+struct ManifestReader {
+    let schema: RelaxNGSchema
+
+    func read(file: String, directory: String, folderName: String) throws(DiagnosticError) -> Manifest {
+        let tree = try XMLTree(file: file, contents: try FileAccess.contents(of: file))
+        try tree.validate(against: schema)
+        let root = tree.root!
+        var problems: [Diagnostic] = []
+
+        let id = root.attribute("id")!
+        if id != folderName {
+            problems.append(
+                .error(
+                    "tutorial id '\(id)' does not match its folder '\(folderName)'", at: root.location(ofAttribute: "id")))
+        }
+        var titles: [String: String] = [:]
+        var languages: [String] = []
+        for title in root.elements where title.name == "title" {
+            let language = title.attribute("lang", namespace: Namespace.xml)!
+            if titles[language] != nil {
+                problems.append(.error("a second title for language '\(language)'", at: title.location))
+            }
+            titles[language] = title.text.collapsingWhitespace()
+            languages.append(language)
+        }
+        let source = root.attribute("source")!
+        if titles[source] == nil {
+            problems.append(
+                .error(
+                    "the source language '\(source)' has no <title xml:lang=\"\(source)\">",
+                    at: root.location(ofAttribute: "source")))
+        }
+        languages = [source] + languages.filter { $0 != source }
+
+        var steps: [ManifestStep] = []
+        var stepIDs: [String: SourceLocation] = [:]
+        var hiddenTargets: [String: SourceLocation] = [:]
+        for element in root.elements where element.name == "step" {
+            let stepID = element.attribute("id")!
+            if let earlier = stepIDs[stepID] {
+                problems.append(
+                    .error(
+                        "duplicate step id '\(stepID)'", at: element.location(ofAttribute: "id"),
+                        notes: [.note("first used here", at: earlier)]))
+            }
+            stepIDs[stepID] = element.location(ofAttribute: "id")
+            var hidden: [HiddenFile] = []
+            var removed: [String] = []
+            for child in element.elements {
+                let path = child.attribute("file")!
+                let location = child.location(ofAttribute: "file")
+                if let problem = PathRules.problem(withRelativePath: path) {
+                    problems.append(.error("file '\(path)' \(problem)", at: location))
+                    continue
+                }
+                if child.name == "remove" {
+                    removed.append(path)
+                    continue
+                }
+                let fullPath = (directory as NSString).appendingPathComponent(path)
+                guard let data = try? FileAccess.contents(of: fullPath) else {
+                    problems.append(.error("hidden test '\(path)' does not exist in \(directory)", at: location))
+                    continue
+                }
+                let target = (path as NSString).lastPathComponent
+                if let earlier = hiddenTargets[target] {
+                    problems.append(
+                        .error(
+                            "a second hidden test named '\(target)'; hidden tests join one test target, so their file names must differ",
+                            at: location, notes: [.note("first used here", at: earlier)]))
+                }
+                hiddenTargets[target] = location
+                hidden.append(
+                    HiddenFile(
+                        target: target, location: SourceLocation(file: fullPath, line: 1),
+                        contents: String(decoding: data, as: UTF8.self)))
+            }
+            steps.append(
+                ManifestStep(id: stepID, location: element.location, hiddenTests: hidden, removedFiles: removed))
+        }
+        if !problems.isEmpty { throw DiagnosticError(problems) }
+        return Manifest(
+            id: id, file: file, directory: directory, sourceLanguage: source, languages: languages, titles: titles,
+            moduleName: root.attribute("module")!, entryPoint: root.attribute("entry")!, steps: steps)
+    }
+}
+
+/// Which relative paths a source may name.
+enum PathRules {
+    /// Why `path` may not be used, or nil when it is a plain relative path to a Swift file
+    /// that stays inside the folder it is relative to.
+    static func problem(withRelativePath path: String) -> String? {
+        if path.hasPrefix("/") || path.hasPrefix("~") { return "is absolute; name a path inside the step's target" }
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        if components.contains(where: { $0 == ".." }) { return "leaves the step's target; remove the '..'" }
+        if components.contains(where: { $0.isEmpty || $0 == "." }) { return "has an empty or '.' path component" }
+        if !path.hasSuffix(".swift") { return "is not a Swift file (.swift)" }
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+./")
+        if path.unicodeScalars.contains(where: { !allowed.contains($0) }) {
+            return "may hold only letters, digits, '_', '-', '+', '.' and '/'"
+        }
+        return nil
+    }
+}
+
+/// Reading files, with an error that names the file.
+enum FileAccess {
+    static func contents(of path: String) throws(DiagnosticError) -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw DiagnosticError(.error("cannot read the file", at: SourceLocation(file: path, line: 1)))
+        }
+    }
+}
+
+extension String {
+    /// Runs of white space (line breaks included) folded into one space, ends trimmed.
+    func collapsingWhitespace() -> String {
+        split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+}

@@ -1,0 +1,3 @@
+import SwiftIDEUtils
+import SwiftParser
+import Mustache
