@@ -88,7 +88,7 @@ let package = Package(
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
-        .testTarget(name: "StepwiseTests", dependencies: ["Stepwise"]),
+        .testTarget(name: "StepwiseTests", dependencies: ["Stepwise"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

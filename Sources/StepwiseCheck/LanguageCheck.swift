@@ -167,3 +167,19 @@ extension Inline {
         }
     }
 }
+
+extension LanguageCheck: Stage {
+    /// `check`.
+    public var name: String { "check" }
+
+    /// Checks every tutorial, throwing the mismatches of all of them.
+    public func run(_ input: [Tutorial]) async throws -> [CheckedTutorial] {
+        var checked: [CheckedTutorial] = []
+        var problems: [Diagnostic] = []
+        for tutorial in input {
+            do { checked.append(try check(tutorial)) } catch { problems += error.diagnostics }
+        }
+        if !problems.isEmpty { throw DiagnosticError(problems) }
+        return checked
+    }
+}

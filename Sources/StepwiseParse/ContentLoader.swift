@@ -90,3 +90,11 @@ public struct ContentLoader: Sendable {
         components.reduce(contentDirectory) { ($0 as NSString).appendingPathComponent($1) }
     }
 }
+
+extension ContentLoader: Stage {
+    /// `parse`.
+    public var name: String { "parse" }
+
+    /// Reads the tutorials named in `input` (all when nil).
+    public func run(_ input: [String]?) async throws -> [Tutorial] { try load(input) }
+}

@@ -1,0 +1,115 @@
+/// The generated Swift package: every step of every tutorial as its own module.
+public struct Codebase: Sendable, Hashable {
+    /// Every file, with its path relative to the package root.
+    public var files: [GeneratedFile]
+    /// Every step target, variants included, in build order.
+    public var targets: [StepTarget]
+    /// One lesson executable per tutorial.
+    public var lessons: [LessonProduct]
+
+    /// Creates a codebase.
+    public init(files: [GeneratedFile], targets: [StepTarget], lessons: [LessonProduct]) {
+        self.files = files
+        self.targets = targets
+        self.lessons = lessons
+    }
+
+    /// The file at `path`, relative to the package root.
+    public func file(_ path: String) -> GeneratedFile? { files.first { $0.path == path } }
+
+    /// The target backing `step` of `tutorial` in `language`: the language's variant when it
+    /// has one, else the source language's target.
+    public func target(tutorial: String, step: String, language: String) -> StepTarget? {
+        let candidates = targets.filter { $0.tutorialID == tutorial && $0.stepID == step }
+        return candidates.first { $0.variantLanguage == language } ?? candidates.first { $0.languages.contains(language) }
+    }
+}
+
+/// A file of the generated package, and where each of its lines came from.
+public struct GeneratedFile: Sendable, Hashable {
+    /// The path relative to the package root.
+    public var path: String
+    /// The file's text.
+    public var contents: String
+    /// For each line (index 0 is line 1), the source it was written from, if any.
+    public var origins: [Origin?]
+
+    /// Creates a generated file.
+    public init(path: String, contents: String, origins: [Origin?]) {
+        self.path = path
+        self.contents = contents
+        self.origins = origins
+    }
+
+    /// Where line `line` (1-based) came from.
+    public func origin(ofLine line: Int) -> Origin? {
+        line >= 1 && line <= origins.count ? origins[line - 1] : nil
+    }
+}
+
+/// The source of one generated line: a listing's line, or a hidden file's.
+public struct Origin: Sendable, Hashable {
+    /// The line in the tutorial source.
+    public var location: SourceLocation
+    /// The listing it belongs to, or nil for a hidden file.
+    public var listingID: String?
+
+    /// Creates an origin.
+    public init(location: SourceLocation, listingID: String?) {
+        self.location = location
+        self.listingID = listingID
+    }
+}
+
+/// One step of one tutorial as a library target with a test target.
+public struct StepTarget: Sendable, Hashable {
+    /// The tutorial's id.
+    public var tutorialID: String
+    /// The step's id.
+    public var stepID: String
+    /// The step's number, from 1.
+    public var number: Int
+    /// The library target (`BindingsStep03`, or `BindingsStep03FR` for a variant).
+    public var name: String
+    /// The language whose translated string literals this variant compiles; nil for the
+    /// source language's target.
+    public var variantLanguage: String?
+    /// The languages whose listings this target backs.
+    public var languages: [String]
+    /// The listing ids of the step itself (not earlier steps) in this target.
+    public var listingIDs: [String]
+
+    /// Creates a step target.
+    public init(
+        tutorialID: String, stepID: String, number: Int, name: String, variantLanguage: String?,
+        languages: [String], listingIDs: [String]
+    ) {
+        self.tutorialID = tutorialID
+        self.stepID = stepID
+        self.number = number
+        self.name = name
+        self.variantLanguage = variantLanguage
+        self.languages = languages
+        self.listingIDs = listingIDs
+    }
+
+    /// The test target (`BindingsStep03Tests`).
+    public var testName: String { name + "Tests" }
+}
+
+/// A tutorial's lesson executable in the generated package.
+public struct LessonProduct: Sendable, Hashable {
+    /// The tutorial's id.
+    public var tutorialID: String
+    /// The executable's name (`bindings-lesson`).
+    public var name: String
+    /// The executable target's name (`BindingsLesson`).
+    public var target: String
+
+    /// Creates a lesson product.
+    public init(tutorialID: String, name: String, target: String) {
+        self.tutorialID = tutorialID
+        self.name = name
+        self.target = target
+    }
+}

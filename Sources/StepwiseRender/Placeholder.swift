@@ -1,3 +1,0 @@
-import SwiftIDEUtils
-import SwiftParser
-import Mustache

@@ -1,0 +1,50 @@
+import Foundation
+import StepwiseModel
+
+/// Maps positions in the generated codebase back to the tutorial sources they came from.
+struct SourceMapper {
+    let codebase: Codebase
+    /// The codebase folder, absolute and without symbolic links, as the compiler prints it.
+    let root: String
+    private let files: [String: GeneratedFile]
+
+    init(codebase: Codebase, directory: String) {
+        self.codebase = codebase
+        self.root = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
+        self.files = Dictionary(uniqueKeysWithValues: codebase.files.map { ($0.path, $0) })
+    }
+
+    /// The path relative to the codebase, for an absolute or relative path the tools printed.
+    func relativePath(_ path: String) -> String? {
+        let absolute = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: root)).standardizedFileURL
+            .resolvingSymlinksInPath().path
+        guard absolute.hasPrefix(root + "/") else { return nil }
+        return String(absolute.dropFirst(root.count + 1))
+    }
+
+    /// Where a generated position came from, or nil when it came from no source.
+    func map(path: String, line: Int, column: Int) -> (location: SourceLocation, listingID: String?)? {
+        guard let relative = relativePath(path), let origin = files[relative]?.origin(ofLine: line) else { return nil }
+        var location = origin.location
+        location.column += max(column, 1) - 1
+        return (location, origin.listingID)
+    }
+
+    /// The step target (by library target name) that a generated file belongs to.
+    func target(ofPath path: String) -> String? {
+        guard let relative = relativePath(path) else { return nil }
+        let parts = relative.split(separator: "/")
+        guard parts.count >= 2 else { return nil }
+        switch parts[0] {
+        case "Sources": return String(parts[1])
+        case "Tests" where parts[1].hasSuffix("Tests"): return String(parts[1].dropLast("Tests".count))
+        default: return nil
+        }
+    }
+
+    /// The position as the generated file has it, for messages that map to no source.
+    func generatedLocation(path: String, line: Int, column: Int) -> SourceLocation {
+        let relative = relativePath(path).map { "Output/Codebase/" + $0 } ?? path
+        return SourceLocation(file: relative, line: line, column: max(column, 1))
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import StepwiseModel
+
+/// The fourth stage: builds every step of the generated codebase with one SwiftPM build,
+/// runs every step's tests, runs every step's program in every language and compares what
+/// it prints with the step's expected output. Every failure is mapped back to the line of
+/// the tutorial source it came from.
+public struct Verify: Sendable {
+    /// The generated package's folder.
+    public let directory: String
+    /// The `swift` executable.
+    public let swift: String
+    /// How long the test run may take before the test still running is taken for hung.
+    public let testTimeout: Duration
+    /// How long one step's program may run.
+    public let programTimeout: Duration
+
+    /// Creates the stage.
+    public init(
+        directory: String, swift: String = "swift", testTimeout: Duration = .seconds(300),
+        programTimeout: Duration = .seconds(30)
+    ) {
+        self.directory = directory
+        self.swift = swift
+        self.testTimeout = testTimeout
+        self.programTimeout = programTimeout
+    }
+
+    /// Verifies `codebase`, already written to `directory`, reporting each phase to `progress`.
+    public func verify(
+        _ codebase: Codebase, tutorials: [CheckedTutorial], progress: @Sendable (String) -> Void = { _ in }
+    ) async throws -> Verification {
+        let mapper = SourceMapper(codebase: codebase, directory: directory)
+        var results = Dictionary(uniqueKeysWithValues: codebase.targets.map { ($0.name, TargetResult(compiled: true)) })
+        var general: [Diagnostic] = []
+
+        progress("building \(codebase.targets.count) step targets with their tests")
+        let build = try await Command.run(
+            swift, ["build", "--package-path", directory, "--build-tests"], timeout: .seconds(3600))
+        if !build.succeeded {
+            let errors = CompilerOutput.errors(in: build.output)
+            for error in errors {
+                let diagnostic = mapped(error, mapper: mapper)
+                if let target = mapper.target(ofPath: error.path), results[target] != nil {
+                    results[target]!.compiled = false
+                    results[target]!.diagnostics.append(diagnostic)
+                } else {
+                    general.append(diagnostic)
+                }
+            }
+            if errors.isEmpty {
+                general.append(.error("the build failed:\n" + build.output.suffix(4000), at: nil))
+            }
+            for name in results.keys where results[name]!.diagnostics.isEmpty {
+                results[name]!.compiled = false
+                results[name]!.diagnostics.append(
+                    .error(
+                        "not verified: the build stopped at another step's error",
+                        at: codebase.targets.first { $0.name == name }.map { location(of: $0, in: tutorials) } ?? nil))
+            }
+            return Verification(buildSucceeded: false, targets: results, general: general)
+        }
+
+        progress("running the tests of \(codebase.targets.count) step targets")
+        general += try await runTests(codebase, mapper: mapper, into: &results)
+
+        progress("running every step's program in every language")
+        try await checkOutputs(codebase, tutorials: tutorials, into: &results)
+        return Verification(buildSucceeded: true, targets: results, general: general)
+    }
+
+    /// Runs all tests once; when the test process crashes or hangs, the test that did not
+    /// finish fails its target, which is skipped in a new run of the others.
+    private func runTests(_ codebase: Codebase, mapper: SourceMapper, into results: inout [String: TargetResult])
+        async throws -> [Diagnostic]
+    {
+        let eventFile = URL(fileURLWithPath: directory).appendingPathComponent(".build/stepwise-test-events.jsonl")
+        var skipped: [String] = []
+        while true {
+            try? FileManager.default.removeItem(at: eventFile)
+            var arguments = [
+                "test", "--package-path", directory, "--skip-build", "--disable-xctest",
+                "--experimental-event-stream-output", eventFile.path,
+            ]
+            if !skipped.isEmpty { arguments += ["--skip", "^(\(skipped.joined(separator: "|")))Tests[./]"] }
+            let run = try await Command.run(swift, arguments, timeout: testTimeout)
+            let events = TestEvents(jsonLines: (try? String(contentsOf: eventFile, encoding: .utf8)) ?? "")
+            var counted: [String: TargetResult] = [:]
+            for test in events.tests where test.ended && !test.skipped {
+                let target = String(test.module.dropLast("Tests".count))
+                guard results[target] != nil else { continue }
+                counted[target, default: TargetResult(compiled: true)].record(test, mapper: mapper)
+            }
+            for (target, result) in counted where !skipped.contains(target) {
+                results[target]!.passed = result.passed
+                results[target]!.failed = result.failed
+                results[target]!.diagnostics += result.diagnostics
+            }
+            if events.runEnded { return [] }
+            guard let culprit = events.unfinished else {
+                let status = run.status.map { "ended with \($0)" } ?? "did not finish within \(testTimeout)"
+                return [.error("the test run \(status) before any test began:\n" + run.output.suffix(4000), at: nil)]
+            }
+            let target = String(culprit.module.dropLast("Tests".count))
+            let what = run.status == nil ? "did not finish within \(testTimeout) (a deadlock?)" : "crashed the test process"
+            results[target]?.passed = counted[target]?.passed ?? 0
+            results[target]?.failed = (counted[target]?.failed ?? 0) + 1
+            results[target]?.diagnostics.append(
+                .error(
+                    "test '\(culprit.name)' \(what)",
+                    at: culprit.location.flatMap { mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column)?.location },
+                    notes: [.note("its last output:\n" + run.output.split(separator: "\n").suffix(15).joined(separator: "\n"))]))
+            skipped.append(target)
+        }
+    }
+
+    /// Runs each step's program in each language and compares its output.
+    private func checkOutputs(
+        _ codebase: Codebase, tutorials: [CheckedTutorial], into results: inout [String: TargetResult]
+    ) async throws {
+        let binaries = URL(fileURLWithPath: directory).appendingPathComponent(".build/debug")
+        for checked in tutorials {
+            let tutorial = checked.tutorial
+            guard let lesson = codebase.lessons.first(where: { $0.tutorialID == tutorial.id }) else { continue }
+            for (index, manifestStep) in tutorial.manifest.steps.enumerated() {
+                for language in tutorial.manifest.languages {
+                    guard let step = tutorial.documents[language]?.step(manifestStep.id),
+                        let target = codebase.target(tutorial: tutorial.id, step: step.id, language: language)
+                    else { continue }
+                    let run = try await Command.run(
+                        binaries.appendingPathComponent(lesson.name).path,
+                        ["--step", String(index + 1), "--lang", language], timeout: programTimeout)
+                    let outcome = OutputComparison.compare(run, expected: step.outputs, step: step, language: language)
+                    results[target.name]!.outputs[language] = outcome.result
+                    results[target.name]!.diagnostics += outcome.diagnostics
+                }
+            }
+        }
+    }
+
+    private func mapped(_ error: CompilerOutput.Message, mapper: SourceMapper) -> Diagnostic {
+        if let (location, _) = mapper.map(path: error.path, line: error.line, column: error.column) {
+            return .error(
+                error.text, at: location,
+                notes: [.note("compiled as", at: mapper.generatedLocation(path: error.path, line: error.line, column: error.column))])
+        }
+        return .error(error.text, at: mapper.generatedLocation(path: error.path, line: error.line, column: error.column))
+    }
+
+    private func location(of target: StepTarget, in tutorials: [CheckedTutorial]) -> SourceLocation? {
+        let tutorial = tutorials.first { $0.tutorial.id == target.tutorialID }?.tutorial
+        let language = target.variantLanguage ?? tutorial?.manifest.sourceLanguage ?? ""
+        return tutorial?.documents[language]?.step(target.stepID)?.location
+    }
+}
+
+extension TargetResult {
+    /// Counts one finished test, mapping its failures to the sources.
+    fileprivate mutating func record(_ test: TestEvents.TestCase, mapper: SourceMapper) {
+        if test.failures.isEmpty {
+            passed += 1
+            return
+        }
+        failed += 1
+        for failure in test.failures {
+            let location = failure.location.flatMap { mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column)?.location }
+            diagnostics.append(.error("test '\(test.name)' failed: \(failure.message)", at: location))
+        }
+    }
+}
+
+extension Verify: Stage {
+    /// `verify`.
+    public var name: String { "verify" }
+
+    /// Verifies the codebase (already on disk) of the tutorials.
+    public func run(_ input: (codebase: Codebase, tutorials: [CheckedTutorial])) async throws -> Verification {
+        try await verify(input.codebase, tutorials: input.tutorials)
+    }
+}
