@@ -14,22 +14,23 @@ public struct Verify: Sendable {
     public let testTimeout: Duration
     /// How long one step's program may run.
     public let programTimeout: Duration
+    /// Told what the stage is doing.
+    public let progress: @Sendable (String) -> Void
 
     /// Creates the stage.
     public init(
         directory: String, swift: String = "swift", testTimeout: Duration = .seconds(300),
-        programTimeout: Duration = .seconds(30)
+        programTimeout: Duration = .seconds(30), progress: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.directory = directory
         self.swift = swift
         self.testTimeout = testTimeout
         self.programTimeout = programTimeout
+        self.progress = progress
     }
 
-    /// Verifies `codebase`, already written to `directory`, reporting each phase to `progress`.
-    public func verify(
-        _ codebase: Codebase, tutorials: [CheckedTutorial], progress: @Sendable (String) -> Void = { _ in }
-    ) async throws -> Verification {
+    /// Verifies `codebase`, already written to `directory`.
+    public func verify(_ codebase: Codebase, tutorials: [CheckedTutorial]) async throws -> Verification {
         let mapper = SourceMapper(codebase: codebase, directory: directory)
         var results = Dictionary(uniqueKeysWithValues: codebase.targets.map { ($0.name, TargetResult(compiled: true)) })
         var general: [Diagnostic] = []

@@ -1,0 +1,27 @@
+/// Where the pipeline reads and writes, and what it does.
+public struct BuildOptions: Sendable {
+    /// The tutorials' folder.
+    public var content = "Content"
+    /// The templates' folder (`Codebase/` and `Site/` inside).
+    public var templates = "Templates"
+    /// The folder everything is written to; nothing is written outside it.
+    public var output = "Output"
+    /// The tutorials to build, or nil for all.
+    public var tutorials: [String]?
+    /// Whether to build, test and run the codebase.
+    public var verify = true
+    /// The `swift` executable used to build the codebase.
+    public var swift = "swift"
+    /// How long the test run may take.
+    public var testTimeout: Duration = .seconds(300)
+
+    /// The default options: `Content`, `Templates`, `Output`, everything verified.
+    public init() {}
+
+    /// `Output/Codebase`.
+    public var codebase: String { output + "/Codebase" }
+    /// `Output/site`.
+    public var site: String { output + "/site" }
+    /// `Output/report.json`.
+    public var report: String { output + "/report.json" }
+}

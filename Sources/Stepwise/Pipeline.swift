@@ -1,0 +1,100 @@
+import Foundation
+import StepwiseCheck
+import StepwiseModel
+import StepwiseParse
+import StepwiseRender
+import StepwiseReport
+import StepwiseTangle
+import StepwiseVerify
+
+@_exported import StepwiseModel
+@_exported import StepwiseReport
+
+/// Runs the stages in order: parse → check → tangle → verify → render → report.
+///
+/// Bad input stops the pipeline at the stage that finds it, with nothing written. A
+/// verification failure does not stop it: the report still tells what failed, but the
+/// site is left as it was, so it never shows a listing that did not verify.
+public struct Pipeline: Sendable {
+    /// What the pipeline reads and writes.
+    public var options: BuildOptions
+    /// Where progress goes.
+    public var progress: any ProgressReporter
+
+    /// Creates a pipeline.
+    public init(options: BuildOptions = BuildOptions(), progress: any ProgressReporter = SilentProgress()) {
+        self.options = options
+        self.progress = progress
+    }
+
+    /// What a build produced.
+    public struct Outcome: Sendable {
+        /// The checked tutorials.
+        public var tutorials: [CheckedTutorial]
+        /// The generated codebase.
+        public var codebase: Codebase
+        /// What verification showed, or nil when it was skipped.
+        public var verification: Verification?
+        /// The report, as written to `report.json`.
+        public var report: ReportDocument
+
+        /// Whether everything verified (or verification was skipped and nothing else failed).
+        public var succeeded: Bool { verification?.succeeded ?? true }
+    }
+
+    /// Reads, checks and tangles the tutorials, in memory only.
+    public func prepare() async throws -> (tutorials: [CheckedTutorial], codebase: Codebase, timings: [StageTiming]) {
+        var timings: [StageTiming] = []
+        let tutorials = try await run(ContentLoader(contentDirectory: options.content), options.tutorials, &timings)
+        let checked = try await run(LanguageCheck(), tutorials, &timings)
+        let codebase = try await run(
+            Tangle(
+                templates: options.templates + "/Codebase",
+                contentLabel: (options.content as NSString).lastPathComponent),
+            checked, &timings)
+        return (checked, codebase, timings)
+    }
+
+    /// The whole build.
+    public func build() async throws -> Outcome {
+        let (tutorials, codebase, prepared) = try await prepare()
+        var timings = prepared
+        let progress = self.progress
+        try CodebaseWriter(directory: options.codebase).write(codebase)
+        var verification: Verification?
+        if options.verify {
+            verification = try await run(
+                Verify(
+                    directory: options.codebase, swift: options.swift, testTimeout: options.testTimeout,
+                    progress: { progress.stageDetail($0) }),
+                (codebase, tutorials), &timings)
+        }
+        if verification?.succeeded ?? true {
+            let site = try await run(
+                SiteRenderer(templates: options.templates + "/Site"), .init(tutorials: tutorials, codebase: codebase),
+                &timings)
+            try OutputFiles.replaceFolder(options.site, with: site.map { ($0.path, Data($0.contents.utf8)) }, staging: options.output)
+        }
+        let report = try await run(
+            Report(), .init(tutorials: tutorials, codebase: codebase, verification: verification, stages: timings), &timings)
+        try OutputFiles.write(Report.encode(report), to: options.report)
+        return Outcome(tutorials: tutorials, codebase: codebase, verification: verification, report: report)
+    }
+
+    /// Compares `Output/Codebase` with what the content generates, writing nothing.
+    public func codebaseDrift() async throws -> CodebaseWriter.Drift {
+        let (_, codebase, _) = try await prepare()
+        return CodebaseWriter(directory: options.codebase).drift(from: codebase)
+    }
+
+    private func run<S: Stage>(_ stage: S, _ input: S.Input, _ timings: inout [StageTiming]) async throws -> S.Output {
+        progress.stageStarted(stage.name)
+        let start = ContinuousClock.now
+        let output = try await stage.run(input)
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        timings.append(StageTiming(name: stage.name, seconds: (seconds * 1000).rounded() / 1000))
+        progress.stageFinished(stage.name, seconds: seconds)
+        return output
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import Mustache
+import StepwiseModel
+
+/// A page or asset of the site, with its path under `Output/site`.
+public struct SiteFile: Sendable, Hashable {
+    /// The path relative to the site's root.
+    public var path: String
+    /// The contents.
+    public var contents: String
+
+    /// Creates a site file.
+    public init(path: String, contents: String) {
+        self.path = path
+        self.contents = contents
+    }
+}
+
+/// The fifth stage: a web site per language from the Mustache templates in `Templates/Site`.
+///
+/// Pages are `<lang>/index.html`, `<lang>/<tutorial>/index.html` and one page per step,
+/// `<lang>/<tutorial>/NN-<step>.html`; each links to the same page in the other languages.
+public struct SiteRenderer: Stage {
+    /// What the site is made of.
+    public struct Input: Sendable {
+        /// The checked tutorials.
+        public var tutorials: [CheckedTutorial]
+        /// The codebase, to name the target behind each listing.
+        public var codebase: Codebase
+
+        /// Creates the input.
+        public init(tutorials: [CheckedTutorial], codebase: Codebase) {
+            self.tutorials = tutorials
+            self.codebase = codebase
+        }
+    }
+
+    /// The folder holding the templates, `style.css` and `strings/<lang>.json`.
+    public let templates: String
+
+    /// Creates the stage.
+    public init(templates: String) {
+        self.templates = templates
+    }
+
+    /// `render`.
+    public var name: String { "render" }
+
+    /// Every file of the site.
+    public func run(_ input: Input) async throws -> [SiteFile] {
+        let library = try loadTemplates()
+        let languages = Array(Set(input.tutorials.flatMap(\.tutorial.manifest.languages))).sorted()
+        var strings: [String: InterfaceStrings] = [:]
+        for language in languages {
+            strings[language] = try InterfaceStrings(language: language, folder: stringsFolder)
+        }
+        var files: [SiteFile] = []
+        for language in languages {
+            let pages = PageContext(language: language, languages: languages, strings: strings)
+            let tutorials = input.tutorials.filter { $0.tutorial.documents[language] != nil }
+            files.append(
+                try page(
+                    library, "index", at: "\(language)/index.html", pages,
+                    [
+                        "tutorials": tutorials.map { checked in
+                            [
+                                "href": "\(checked.tutorial.id)/index.html",
+                                "title": checked.tutorial.manifest.titles[language] ?? checked.tutorial.id,
+                                "steps": checked.tutorial.manifest.steps.count,
+                            ] as [String: Any]
+                        }
+                    ], title: strings[language]!["siteTitle"],
+                    alternates: { "\($0)/index.html" }))
+            for checked in tutorials {
+                files += try self.tutorial(checked.tutorial, language: language, pages, library, input.codebase)
+            }
+        }
+        files.append(
+            try page(
+                library, "root", at: "index.html", PageContext(language: languages.first ?? "en", languages: languages, strings: strings),
+                ["entries": languages.map { ["href": "\($0)/index.html", "name": strings[$0]!["languageName"], "code": $0] }],
+                title: "Stepwise", alternates: { "\($0)/index.html" }))
+        files.append(SiteFile(path: "style.css", contents: try read("style.css")))
+        return files
+    }
+
+    private func tutorial(
+        _ tutorial: Tutorial, language: String, _ pages: PageContext, _ library: MustacheLibrary, _ codebase: Codebase
+    ) throws -> [SiteFile] {
+        let document = tutorial.documents[language]!
+        let strings = pages.strings[language]!
+        let title = tutorial.manifest.titles[language] ?? tutorial.id
+        let fileName = { (index: Int) in String(format: "%02d-", index + 1) + tutorial.manifest.steps[index].id + ".html" }
+        let available = tutorial.manifest.languages
+        var files = [
+            try page(
+                library, "tutorial", at: "\(language)/\(tutorial.id)/index.html", pages,
+                [
+                    "title": title, "intro": document.intro.map { HTML.block($0, strings: strings) }.joined(),
+                    "lesson": "swift run lesson \(tutorial.id) --lang \(language)",
+                    "steps": document.steps.enumerated().map { index, step in
+                        ["href": fileName(index), "number": index + 1, "title": HTML.inlines(step.title)] as [String: Any]
+                    },
+                ], title: title, alternates: { available.contains($0) ? "\($0)/\(tutorial.id)/index.html" : nil })
+        ]
+        for (index, step) in document.steps.enumerated() {
+            let target = codebase.target(tutorial: tutorial.id, step: step.id, language: language)
+            var context: [String: Any] = [
+                "tutorialTitle": title, "tutorialHref": "index.html", "title": HTML.inlines(step.title),
+                "number": index + 1, "count": document.steps.count,
+                "position": strings.format("stepOf", ["number": "\(index + 1)", "count": "\(document.steps.count)"]),
+                "blocks": step.blocks.map { block(for: $0, target: target, strings: strings) },
+                "lesson": "swift run lesson \(tutorial.id) --lang \(language) --step \(index + 1)",
+            ]
+            if index > 0 {
+                context["previous"] = ["href": fileName(index - 1), "title": HTML.inlines(document.steps[index - 1].title)]
+            }
+            if index + 1 < document.steps.count {
+                context["next"] = ["href": fileName(index + 1), "title": HTML.inlines(document.steps[index + 1].title)]
+            }
+            files.append(
+                try page(
+                    library, "step", at: "\(language)/\(tutorial.id)/\(fileName(index))", pages, context,
+                    title: "\(step.title.plainText) – \(title)",
+                    alternates: { available.contains($0) ? "\($0)/\(tutorial.id)/\(fileName(index))" : nil }))
+        }
+        return files
+    }
+
+    private func block(for block: Block, target: StepTarget?, strings: InterfaceStrings) -> [String: Any] {
+        switch block {
+        case .listing(let listing):
+            let caption = listing.region.map { "\(listing.file) — \($0)" } ?? listing.file
+            return [
+                "listing": [
+                    "id": listing.id, "caption": caption, "isTest": listing.kind == .test,
+                    "code": Highlighter.html(listing.visibleLines.map(\.code).joined(separator: "\n")),
+                    "verified": strings.format("verifiedIn", ["target": target?.name ?? ""]),
+                ] as [String: Any]
+            ]
+        case .output(let output):
+            return ["output": ["id": output.id, "text": output.text]]
+        default:
+            return ["prose": HTML.block(block, strings: strings)]
+        }
+    }
+
+    /// Renders a page body, then the layout around it.
+    private func page(
+        _ library: MustacheLibrary, _ template: String, at path: String, _ pages: PageContext, _ context: [String: Any],
+        title: String, alternates: (String) -> String?
+    ) throws -> SiteFile {
+        let depth = path.split(separator: "/").count - 1
+        let root = String(repeating: "../", count: depth)
+        let strings = pages.strings[pages.language]!
+        var context = context
+        context["strings"] = StringsLookup(strings)
+        guard let body = library.render(context, withTemplate: template) else {
+            throw DiagnosticError(.error("no template '\(template).mustache' in \(templates)", at: nil))
+        }
+        let languages = pages.languages.compactMap { language -> [String: Any]? in
+            guard let href = alternates(language) else { return nil }
+            return [
+                "code": language, "name": pages.strings[language]!["languageName"], "href": root + href,
+                "current": language == pages.language,
+            ]
+        }
+        let layout: [String: Any] = [
+            "language": pages.language, "title": title, "body": body, "root": root, "languages": languages,
+            "strings": StringsLookup(strings),
+        ]
+        guard let html = library.render(layout, withTemplate: "layout") else {
+            throw DiagnosticError(.error("no template 'layout.mustache' in \(templates)", at: nil))
+        }
+        return SiteFile(path: path, contents: html)
+    }
+
+    private var stringsFolder: String { (templates as NSString).appendingPathComponent("strings") }
+
+    private func read(_ name: String) throws -> String {
+        let file = (templates as NSString).appendingPathComponent(name)
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw DiagnosticError(.error("cannot read \(file)", at: nil))
+        }
+        return text
+    }
+
+    private func loadTemplates() throws -> MustacheLibrary {
+        var library = MustacheLibrary()
+        for name in ["layout", "root", "index", "tutorial", "step"] {
+            let file = (templates as NSString).appendingPathComponent("\(name).mustache")
+            do {
+                try library.register(try read("\(name).mustache"), named: name)
+            } catch let error as DiagnosticError {
+                throw error
+            } catch {
+                throw DiagnosticError(.error("the template does not parse: \(error)", at: SourceLocation(file: file, line: 1)))
+            }
+        }
+        return library
+    }
+}
+
+/// The languages and their strings, for one page.
+private struct PageContext {
+    var language: String
+    var languages: [String]
+    var strings: [String: InterfaceStrings]
+}
+
+/// Lets templates write `{{strings.next}}`.
+private struct StringsLookup: MustacheParent {
+    let strings: InterfaceStrings
+
+    init(_ strings: InterfaceStrings) { self.strings = strings }
+
+    func child(named name: String) -> Any? { strings[name] }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Stepwise
+
+/// The table printed at the end of a build: one row per tutorial and language.
+struct Summary {
+    let report: ReportDocument
+    let verified: Bool
+
+    var table: String {
+        let header = ["tutorial", "lang", "steps", "listings verified", "tests passed", "tests failed", "outputs", "words"]
+        var rows: [[String]] = []
+        for tutorial in report.tutorials {
+            for language in tutorial.languages {
+                let listings = language.steps.flatMap(\.listings)
+                let verifiedListings = listings.filter { $0.status == "verified" }.count
+                rows.append([
+                    tutorial.id, language.language, "\(language.steps.count)",
+                    verified ? "\(verifiedListings)/\(listings.count)" : "skipped",
+                    "\(language.steps.map(\.tests.passed).reduce(0, +))",
+                    "\(language.steps.map(\.tests.failed).reduce(0, +))",
+                    verified
+                        ? "\(language.steps.filter { $0.output == "matched" }.count)/\(language.steps.count)" : "skipped",
+                    "\(language.words)",
+                ])
+            }
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max()! }
+        let format = { (row: [String]) in
+            row.enumerated().map { column, cell in
+                column < 2 ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[column] - cell.count) + cell
+            }.joined(separator: "  ")
+        }
+        let rule = widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ")
+        let stages = report.stages.map { "\($0.name) \(String(format: "%.1f", $0.seconds)) s" }.joined(separator: " · ")
+        return ([format(header), rule] + rows.map(format) + [rule, stages]).joined(separator: "\n")
+    }
+}
