@@ -53,11 +53,15 @@ public struct Origin: Sendable, Hashable {
     public var location: SourceLocation
     /// The listing it belongs to, or nil for a hidden file.
     public var listingID: String?
+    /// Columns of indentation the generated line has before the source's code (a region's
+    /// code is indented to its markers).
+    public var indent: Int
 
     /// Creates an origin.
-    public init(location: SourceLocation, listingID: String?) {
+    public init(location: SourceLocation, listingID: String?, indent: Int = 0) {
         self.location = location
         self.listingID = listingID
+        self.indent = indent
     }
 }
 

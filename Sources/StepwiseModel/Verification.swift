@@ -49,6 +49,9 @@ public struct TargetResult: Sendable, Hashable {
         self.diagnostics = diagnostics
     }
 
+    /// Whether nothing was learned about the target: the build stopped before reaching it.
+    public var isUnverified: Bool { !compiled && diagnostics.isEmpty }
+
     /// Whether it compiled, ran tests that all passed, and printed what each language expects.
     public var succeeded: Bool {
         compiled && failed == 0 && passed > 0 && outputs.values.allSatisfy(\.matched) && diagnostics.isEmpty

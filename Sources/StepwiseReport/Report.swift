@@ -61,7 +61,7 @@ public struct Report: Stage {
     {
         let target = input.codebase.target(tutorial: tutorial.id, step: step.id, language: document.language)
         let result = target.flatMap { input.verification?.targets[$0.name] }
-        let status = result.map { $0.succeeded ? "verified" : "failed" } ?? "unverified"
+        let status = result.map { $0.isUnverified ? "unverified" : $0.succeeded ? "verified" : "failed" } ?? "unverified"
         let listingLines = step.listings.map { listing in (listing, lines(of: listing.id, in: step.id, tutorial)) }
         let claimed = Set(listingLines.flatMap { _, lines in result?.diagnostics.filter { lines.contains($0.location) } ?? [] })
         let output: String =
@@ -76,7 +76,7 @@ public struct Report: Stage {
                     id: listing.id, file: listing.location.file, line: listing.location.line,
                     column: listing.location.column, target: target?.name ?? "",
                     generatedFile: target.map { generatedPath(of: listing, in: $0) } ?? "",
-                    status: result == nil ? "unverified" : (own.isEmpty && result!.succeeded ? "verified" : "failed"),
+                    status: status == "verified" && !own.isEmpty ? "failed" : status,
                     diagnostics: own.map(DiagnosticReport.init))
             },
             diagnostics: (result?.diagnostics ?? []).filter { !claimed.contains($0) }.map(DiagnosticReport.init))

@@ -46,7 +46,16 @@ struct StepFiles {
                         + (known.isEmpty ? "" : " (its regions: \(known.joined(separator: ", ")))"),
                     at: listing.location))
         }
-        files[key] = Array(existing[...opening]) + lines + Array(existing[closing...])
+        let indent = String(existing[opening].code.prefix { $0 == " " || $0 == "\t" })
+        let indented = lines.map { line in
+            var line = line
+            if !line.code.isEmpty {
+                line.code = indent + line.code
+                line.origin.indent = indent.count
+            }
+            return line
+        }
+        files[key] = Array(existing[...opening]) + indented + Array(existing[closing...])
     }
 
     /// Adds or replaces a hidden test file.

@@ -6,11 +6,14 @@ struct SourceMapper {
     let codebase: Codebase
     /// The codebase folder, absolute and without symbolic links, as the compiler prints it.
     let root: String
+    /// The codebase folder as the user named it, for messages.
+    let displayRoot: String
     private let files: [String: GeneratedFile]
 
     init(codebase: Codebase, directory: String) {
         self.codebase = codebase
         self.root = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
+        self.displayRoot = directory
         self.files = Dictionary(uniqueKeysWithValues: codebase.files.map { ($0.path, $0) })
     }
 
@@ -26,7 +29,7 @@ struct SourceMapper {
     func map(path: String, line: Int, column: Int) -> (location: SourceLocation, listingID: String?)? {
         guard let relative = relativePath(path), let origin = files[relative]?.origin(ofLine: line) else { return nil }
         var location = origin.location
-        location.column += max(column, 1) - 1
+        location.column += max(max(column, 1) - 1 - origin.indent, 0)
         return (location, origin.listingID)
     }
 
@@ -44,7 +47,7 @@ struct SourceMapper {
 
     /// The position as the generated file has it, for messages that map to no source.
     func generatedLocation(path: String, line: Int, column: Int) -> SourceLocation {
-        let relative = relativePath(path).map { "Output/Codebase/" + $0 } ?? path
+        let relative = relativePath(path).map { (displayRoot as NSString).appendingPathComponent($0) } ?? path
         return SourceLocation(file: relative, line: line, column: max(column, 1))
     }
 }

@@ -52,12 +52,11 @@ public struct Verify: Sendable {
             if errors.isEmpty {
                 general.append(.error("the build failed:\n" + build.output.suffix(4000), at: nil))
             }
-            for name in results.keys where results[name]!.diagnostics.isEmpty {
-                results[name]!.compiled = false
-                results[name]!.diagnostics.append(
-                    .error(
-                        "not verified: the build stopped at another step's error",
-                        at: codebase.targets.first { $0.name == name }.map { location(of: $0, in: tutorials) } ?? nil))
+            let unverified = results.keys.filter { results[$0]!.diagnostics.isEmpty }
+            for name in unverified { results[name]!.compiled = false }
+            if !unverified.isEmpty {
+                general.append(
+                    .error("\(unverified.count) other step targets were not verified: the build stopped at the errors above", at: nil))
             }
             return Verification(buildSucceeded: false, targets: results, general: general)
         }
@@ -146,12 +145,6 @@ public struct Verify: Sendable {
                 notes: [.note("compiled as", at: mapper.generatedLocation(path: error.path, line: error.line, column: error.column))])
         }
         return .error(error.text, at: mapper.generatedLocation(path: error.path, line: error.line, column: error.column))
-    }
-
-    private func location(of target: StepTarget, in tutorials: [CheckedTutorial]) -> SourceLocation? {
-        let tutorial = tutorials.first { $0.tutorial.id == target.tutorialID }?.tutorial
-        let language = target.variantLanguage ?? tutorial?.manifest.sourceLanguage ?? ""
-        return tutorial?.documents[language]?.step(target.stepID)?.location
     }
 }
 
