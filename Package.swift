@@ -88,7 +88,14 @@ let package = Package(
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
-        .testTarget(name: "StepwiseTests", dependencies: ["Stepwise"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "StepwiseTests",
+            dependencies: [
+                "Stepwise", "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseTangle", "StepwiseVerify",
+                "StepwiseRender", "StepwiseReport",
+            ],
+            resources: [.copy("Fixtures")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

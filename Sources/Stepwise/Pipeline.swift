@@ -75,8 +75,9 @@ public struct Pipeline: Sendable {
                 &timings)
             try OutputFiles.replaceFolder(options.site, with: site.map { ($0.path, Data($0.contents.utf8)) }, staging: options.output)
         }
-        let report = try await run(
+        var report = try await run(
             Report(), .init(tutorials: tutorials, codebase: codebase, verification: verification, stages: timings), &timings)
+        report.stages = timings
         try OutputFiles.write(Report.encode(report), to: options.report)
         return Outcome(tutorials: tutorials, codebase: codebase, verification: verification, report: report)
     }

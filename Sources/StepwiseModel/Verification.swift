@@ -49,8 +49,9 @@ public struct TargetResult: Sendable, Hashable {
         self.diagnostics = diagnostics
     }
 
-    /// Whether nothing was learned about the target: the build stopped before reaching it.
-    public var isUnverified: Bool { !compiled && diagnostics.isEmpty }
+    /// Whether the target showed no problem but its tests could not run (another step did
+    /// not compile, so the test bundle could not be linked).
+    public var isUnverified: Bool { diagnostics.isEmpty && passed + failed == 0 }
 
     /// Whether it compiled, ran tests that all passed, and printed what each language expects.
     public var succeeded: Bool {

@@ -39,25 +39,20 @@ public struct Verify: Sendable {
         let build = try await Command.run(
             swift, ["build", "--package-path", directory, "--build-tests"], timeout: .seconds(3600))
         if !build.succeeded {
-            let errors = CompilerOutput.errors(in: build.output)
-            for error in errors {
-                let diagnostic = mapped(error, mapper: mapper)
-                if let target = mapper.target(ofPath: error.path), results[target] != nil {
-                    results[target]!.compiled = false
-                    results[target]!.diagnostics.append(diagnostic)
-                } else {
-                    general.append(diagnostic)
-                }
-            }
-            if errors.isEmpty {
+            general += record(CompilerOutput.errors(in: build.output), mapper: mapper, into: &results)
+            if results.values.allSatisfy(\.diagnostics.isEmpty) {
                 general.append(.error("the build failed:\n" + build.output.suffix(4000), at: nil))
             }
-            let unverified = results.keys.filter { results[$0]!.diagnostics.isEmpty }
-            for name in unverified { results[name]!.compiled = false }
-            if !unverified.isEmpty {
-                general.append(
-                    .error("\(unverified.count) other step targets were not verified: the build stopped at the errors above", at: nil))
+            // SwiftPM starts nothing new after the first failure; build the steps it did not
+            // reach one by one, so that every broken listing is reported.
+            let unreached = codebase.targets.map(\.name).filter { results[$0]!.diagnostics.isEmpty }
+            for (index, name) in unreached.enumerated() {
+                progress("building the other steps one by one (\(index + 1)/\(unreached.count))")
+                let single = try await Command.run(
+                    swift, ["build", "--package-path", directory, "--target", name + "Tests"], timeout: .seconds(3600))
+                general += record(CompilerOutput.errors(in: single.output), mapper: mapper, into: &results)
             }
+            for name in results.keys { results[name]!.compiled = results[name]!.diagnostics.isEmpty }
             return Verification(buildSucceeded: false, targets: results, general: general)
         }
 
@@ -109,7 +104,7 @@ public struct Verify: Sendable {
                 .error(
                     "test '\(culprit.name)' \(what)",
                     at: culprit.location.flatMap { mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column)?.location },
-                    notes: [.note("its last output:\n" + run.output.split(separator: "\n").suffix(15).joined(separator: "\n"))]))
+                    notes: lastLines(of: run.output).map { [.note("its last output:\n" + $0)] } ?? []))
             skipped.append(target)
         }
     }
@@ -136,6 +131,27 @@ public struct Verify: Sendable {
                 }
             }
         }
+    }
+
+    /// Maps compiler errors to their targets; returns those that belong to none.
+    private func record(
+        _ errors: [CompilerOutput.Message], mapper: SourceMapper, into results: inout [String: TargetResult]
+    ) -> [Diagnostic] {
+        var general: [Diagnostic] = []
+        for error in errors {
+            let diagnostic = mapped(error, mapper: mapper)
+            if let target = mapper.target(ofPath: error.path), results[target] != nil {
+                if !results[target]!.diagnostics.contains(diagnostic) { results[target]!.diagnostics.append(diagnostic) }
+            } else {
+                general.append(diagnostic)
+            }
+        }
+        return general
+    }
+
+    private func lastLines(of output: String) -> String? {
+        let lines = output.split(separator: "\n").suffix(15)
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
 
     private func mapped(_ error: CompilerOutput.Message, mapper: SourceMapper) -> Diagnostic {

@@ -1,0 +1,46 @@
+import Foundation
+import StepwiseModel
+
+/// A copy of the fixture content in a temporary folder, to change and load in a test.
+struct Sandbox {
+    let root: URL
+
+    /// Copies `Fixtures/Content` into a new temporary folder.
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("stepwise-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let fixtures = Bundle.module.url(forResource: "Fixtures/Content", withExtension: nil)!
+        try FileManager.default.copyItem(at: fixtures, to: content)
+    }
+
+    var content: URL { root.appendingPathComponent("Content") }
+    var output: URL { root.appendingPathComponent("Output") }
+
+    /// The path of a file in the greeting tutorial.
+    func path(_ name: String) -> String { content.appendingPathComponent("greeting/\(name)").path }
+
+    /// Replaces the first occurrence of `old` in a file of the greeting tutorial.
+    func edit(_ name: String, replacing old: String, with new: String) throws {
+        let text = try String(contentsOfFile: path(name), encoding: .utf8)
+        guard let range = text.range(of: old) else { throw SandboxError.notFound(old, name) }
+        try text.replacingCharacters(in: range, with: new).write(toFile: path(name), atomically: true, encoding: .utf8)
+    }
+
+    /// The 1-based line in a file where `needle` first appears.
+    func line(of needle: String, in name: String) throws -> Int {
+        let lines = try String(contentsOfFile: path(name), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        guard let index = lines.firstIndex(where: { $0.contains(needle) }) else { throw SandboxError.notFound(needle, name) }
+        return index + 1
+    }
+
+    enum SandboxError: Error { case notFound(String, String) }
+}
+
+/// The repository's `Templates` folder.
+let templatesFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Templates").path
+
+extension DiagnosticError {
+    /// The first diagnostic's text, for `#expect` messages.
+    var first: Diagnostic { diagnostics[0] }
+}

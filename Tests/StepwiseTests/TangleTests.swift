@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import StepwiseCheck
+@testable import StepwiseModel
+@testable import StepwiseParse
+@testable import StepwiseTangle
+
+@Suite("Tangling")
+struct TangleTests {
+    private func tangle(_ sandbox: Sandbox) throws -> Codebase {
+        let tutorial = try ContentLoader(contentDirectory: sandbox.content.path).load()[0]
+        return try Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content")
+            .tangle([try LanguageCheck().check(tutorial)])
+    }
+
+    @Test func everyStepIsATargetWithTestsAndTranslatedStringsGetVariants() throws {
+        let codebase = try tangle(try Sandbox())
+        #expect(codebase.targets.map(\.name) == ["GreetingStep01", "GreetingStep01FR", "GreetingStep02", "GreetingStep02FR"])
+        #expect(codebase.targets[0].languages == ["de"])
+        #expect(codebase.target(tutorial: "greeting", step: "shout", language: "fr")?.name == "GreetingStep02FR")
+        let package = try #require(codebase.file("Package.swift")?.contents)
+        #expect(package.hasPrefix("// swift-tools-version: 6.0\n"))
+        #expect(package.contains(#".testTarget(name: "GreetingStep02FRTests", dependencies: ["GreetingStep02FR"])"#))
+        #expect(package.contains(#".executable(name: "greeting-lesson", targets: ["GreetingLesson"])"#))
+    }
+
+    @Test func laterStepsCarryFilesAndReplaceRegionsAtTheirIndentation() throws {
+        let codebase = try tangle(try Sandbox())
+        let step2 = try #require(codebase.file("Sources/GreetingStep02/Greeter.swift"))
+        #expect(step2.contents.contains("    public init(name: String) { self.name = name }"), "carried from step 1")
+        #expect(step2.contents.contains("    public func greeting(with word: String) -> String {\n        \"\\(word.uppercased())"))
+        #expect(!step2.contents.contains("region:"), "markers are not written")
+        #expect(codebase.file("Sources/GreetingStep02/Demo.swift") != nil, "files carry over")
+    }
+
+    @Test func hiddenTestsJoinTheirStepAndCanBeRemoved() throws {
+        let codebase = try tangle(try Sandbox())
+        let hidden = try #require(codebase.file("Tests/GreetingStep01Tests/GreeterTests.swift"))
+        #expect(hidden.contents.contains("@testable import GreetingStep01\n"))
+        #expect(codebase.file("Tests/GreetingStep02Tests/GreeterTests.swift") == nil)
+        #expect(codebase.file("Tests/GreetingStep02Tests/ShoutTests.swift") != nil)
+    }
+
+    @Test func everyGeneratedLineKnowsItsSource() throws {
+        let sandbox = try Sandbox()
+        let codebase = try tangle(sandbox)
+        let file = try #require(codebase.file("Sources/GreetingStep02FR/Greeter.swift"))
+        let lines = file.contents.split(separator: "\n", omittingEmptySubsequences: false)
+        let index = try #require(lines.firstIndex { $0.contains("uppercased") })
+        let origin = try #require(file.origin(ofLine: index + 1))
+        #expect(origin.location.file == sandbox.path("fr.xml"))
+        #expect(origin.location.line == (try sandbox.line(of: "uppercased", in: "fr.xml")))
+        #expect(origin.listingID == "shouting")
+        let test = try #require(codebase.file("Tests/GreetingStep01Tests/GreeterTests.swift"))
+        let expectLine = test.contents.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("#expect") }!
+        #expect(test.origin(ofLine: expectLine + 1)?.location == SourceLocation(file: sandbox.path("tests/GreeterTests.swift"), line: 4))
+    }
+
+    @Test func aRegionThatDoesNotExistIsAnError() throws {
+        let sandbox = try Sandbox()
+        try sandbox.edit("de.xml", replacing: #"region="greeting""#, with: #"region="greting""#)
+        try sandbox.edit("fr.xml", replacing: #"region="greeting""#, with: #"region="greting""#)
+        let error = try #require(throws: DiagnosticError.self) { try tangle(sandbox) }
+        #expect(error.first.message == "region 'greting' does not exist in Greeter.swift as step 'hello' left it (its regions: greeting)")
+        #expect(error.first.location?.line == (try sandbox.line(of: #"region="greting""#, in: "de.xml")))
+    }
+
+    @Test func aStepWithoutTestsIsAnError() throws {
+        let sandbox = try Sandbox()
+        try sandbox.edit("manifest.xml", replacing: #"<hidden-test file="tests/GreeterTests.swift"/>"#, with: "")
+        let error = try #require(throws: DiagnosticError.self) { try tangle(sandbox) }
+        #expect(error.first.message.hasPrefix("step 'hello' has no tests"))
+    }
+
+    @Test func writerWritesOnlyChangesAndDetectsDrift() throws {
+        let sandbox = try Sandbox()
+        let codebase = try tangle(sandbox)
+        let folder = sandbox.output.appendingPathComponent("Codebase").path
+        let writer = CodebaseWriter(directory: folder)
+        #expect(writer.drift(from: codebase).missing.count == codebase.files.count)
+        try writer.write(codebase)
+        #expect(writer.drift(from: codebase).isEmpty)
+
+        let demo = folder + "/Sources/GreetingStep01/Demo.swift"
+        try "// Generated by Stepwise\nchanged".write(toFile: demo, atomically: true, encoding: .utf8)
+        try "// Generated by Stepwise\nold".write(toFile: folder + "/Sources/GreetingStep01/Old.swift", atomically: true, encoding: .utf8)
+        var drift = writer.drift(from: codebase)
+        #expect(drift.stale == ["Sources/GreetingStep01/Demo.swift"])
+        #expect(drift.orphaned == ["Sources/GreetingStep01/Old.swift"])
+        #expect(drift.diagnostics(in: folder).count == 2)
+
+        try writer.write(codebase)
+        #expect(writer.drift(from: codebase).isEmpty, "stale files rewritten, orphans removed")
+
+        try "let handWritten = 1".write(toFile: folder + "/Sources/GreetingStep01/Mine.swift", atomically: true, encoding: .utf8)
+        drift = writer.drift(from: codebase)
+        #expect(drift.foreign == ["Sources/GreetingStep01/Mine.swift"])
+        #expect(throws: DiagnosticError.self) { try writer.write(codebase) }
+        #expect(FileManager.default.fileExists(atPath: folder + "/Sources/GreetingStep01/Mine.swift"), "never deleted")
+    }
+}
