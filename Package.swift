@@ -83,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "lesson",
             dependencies: [
-                "Stepwise",
+                "Stepwise", "StepwiseParse", "StepwiseRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]

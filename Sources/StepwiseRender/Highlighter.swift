@@ -2,33 +2,48 @@ import SwiftIDEUtils
 import SwiftParser
 import SwiftSyntax
 
-/// Syntax-highlighted Swift as HTML, classified by swift-syntax rather than by patterns.
+/// Swift source cut into classified pieces by swift-syntax, rendered as HTML or for a terminal.
 enum Highlighter {
-    /// `code` with each classified range in a `<span class="…">`, all text escaped.
-    static func html(_ code: String) -> String {
+    /// A run of source text and its class (`kw`, `ty`, `str`, …), or nil for plain text.
+    struct Piece {
+        var text: String
+        var className: String?
+    }
+
+    /// `code` as classified pieces, in order, covering every byte.
+    static func pieces(_ code: String) -> [Piece] {
         let tree = Parser.parse(source: code)
         let bytes = Array(code.utf8)
-        var html = ""
+        var pieces: [Piece] = []
         var position = 0
+        let text = { (range: Range<Int>) in String(decoding: bytes[range], as: UTF8.self) }
         for classified in tree.classifications {
             let start = classified.range.lowerBound.utf8Offset
             let end = classified.range.upperBound.utf8Offset
             guard start >= position, end <= bytes.count else { continue }
-            if start > position { html += text(bytes[position..<start]) }
-            let piece = text(bytes[start..<end])
-            if let name = className(classified.kind) {
-                html += "<span class=\"\(name)\">\(piece)</span>"
-            } else {
-                html += piece
-            }
+            if start > position { pieces.append(Piece(text: text(position..<start))) }
+            pieces.append(Piece(text: text(start..<end), className: className(classified.kind)))
             position = end
         }
-        if position < bytes.count { html += text(bytes[position...]) }
-        return html
+        if position < bytes.count { pieces.append(Piece(text: text(position..<bytes.count))) }
+        return pieces
     }
 
-    private static func text(_ bytes: ArraySlice<UInt8>) -> String {
-        HTML.escape(String(decoding: bytes, as: UTF8.self))
+    /// `code` with each classified piece in a `<span class="…">`, all text escaped.
+    static func html(_ code: String) -> String {
+        pieces(code).map { piece in
+            piece.className.map { "<span class=\"\($0)\">\(HTML.escape(piece.text))</span>" } ?? HTML.escape(piece.text)
+        }.joined()
+    }
+
+    /// `code` with ANSI colours for a terminal.
+    static func ansi(_ code: String) -> String {
+        let colours = ["kw": "35", "ty": "33", "str": "32", "num": "33", "com": "2;3", "attr": "31", "dir": "31"]
+        return pieces(code).map { piece in
+            guard let colour = piece.className.flatMap({ colours[$0] }) else { return piece.text }
+            return piece.text.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.isEmpty ? "" : "\u{1B}[\(colour)m\($0)\u{1B}[0m" }.joined(separator: "\n")
+        }.joined()
     }
 
     private static func className(_ kind: SyntaxClassification) -> String? {

@@ -1,0 +1,130 @@
+import ArgumentParser
+import Foundation
+import Stepwise
+import StepwiseParse
+import StepwiseRender
+import Subprocess
+
+#if canImport(System)
+    import System
+#else
+    import SystemPackage
+#endif
+
+/// `lesson`: walks a learner through a tutorial in the terminal, step by step.
+@main
+struct Lesson: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lesson",
+        abstract: "Walk through a tutorial in the terminal, step by step, in your language.",
+        discussion: """
+            For each step: its text, its listings, then the step's program, built from
+            Output/Codebase and run for real, with its output. Press Enter for the next step.
+            Run `swift run build-docs` first so that Output/Codebase is up to date.
+            """
+    )
+
+    @Argument(help: "The tutorial (a folder in Content/), for example `bindings`.")
+    var tutorial: String
+
+    @Option(help: ArgumentHelp("The language (default: your LANG if the tutorial has it, else its source language).", valueName: "code"))
+    var lang: String?
+
+    @Option(help: ArgumentHelp("The step to start at.", valueName: "number"))
+    var step = 1
+
+    @Flag(help: "Go through every step without waiting for Enter.")
+    var noPause = false
+
+    @Option(help: ArgumentHelp("The tutorials' folder.", valueName: "folder"))
+    var content = "Content"
+
+    @Option(help: ArgumentHelp("The templates' folder (for the interface's words).", valueName: "folder"))
+    var templates = "Templates"
+
+    @Option(help: ArgumentHelp("The output folder holding Codebase/.", valueName: "folder"))
+    var output = "Output"
+
+    func run() async throws {
+        let terminal = Terminal.standardError
+        let tutorial: Tutorial
+        switch Result(catching: { () throws(DiagnosticError) in try ContentLoader(contentDirectory: content).load([self.tutorial])[0] }) {
+        case .success(let loaded): tutorial = loaded
+        case .failure(let error):
+            terminal.printDiagnostics(error.diagnostics)
+            throw ExitCode(65)
+        }
+        let language = lang ?? Self.preferredLanguage(among: tutorial.manifest.languages) ?? tutorial.manifest.sourceLanguage
+        guard let document = tutorial.documents[language] else {
+            throw ValidationError(
+                "'\(self.tutorial)' has no language '\(language)'; it has \(tutorial.manifest.languages.joined(separator: ", ")).")
+        }
+        guard (1...document.steps.count).contains(step) else {
+            throw ValidationError("'\(self.tutorial)' has steps 1 to \(document.steps.count).")
+        }
+        let strings = try InterfaceStrings(language: language, folder: templates + "/Site/strings")
+        let screen = Terminal.standardOutput
+        let renderer = TerminalRenderer(width: 80, styled: screen.isInteractive, strings: strings)
+        let program = try await buildLesson(strings: strings, terminal: terminal)
+        let interactive = !noPause && isatty(STDIN_FILENO) == 1
+
+        for (index, step) in document.steps.enumerated().dropFirst(step - 1) {
+            screen.write(renderer.render(step, number: index + 1, count: document.steps.count) + "\n\n")
+            screen.write(screen.styled("▶ " + strings["lesson.running"], "1;32") + "\n")
+            let result = try await Subprocess.run(
+                .path(FilePath(program)), arguments: ["--step", "\(index + 1)", "--lang", language],
+                output: .string(limit: 16 << 20), error: .combinedWithOutput)
+            screen.write(result.standardOutput)
+            let expected = step.outputs.map(\.text).joined(separator: "\n")
+            if !expected.isEmpty {
+                let matches = Self.normalized(result.standardOutput) == Self.normalized(expected)
+                screen.write(
+                    matches
+                        ? screen.styled("✓ " + strings["lesson.expected"], "32") + "\n"
+                        : screen.styled("✗ " + strings["lesson.mismatch"], "31") + "\n")
+            }
+            if index + 1 == document.steps.count {
+                screen.write("\n" + screen.styled(strings["lesson.done"], "1") + "\n")
+            } else if interactive {
+                screen.write("\n" + screen.styled(strings["lesson.continue"], "2") + " ")
+                if readLine()?.trimmingCharacters(in: .whitespaces).lowercased() == "q" { return }
+                screen.write("\n")
+            } else {
+                screen.write("\n")
+            }
+        }
+    }
+
+    /// Builds the tutorial's lesson executable in Output/Codebase and returns its path.
+    private func buildLesson(strings: InterfaceStrings, terminal: Terminal) async throws -> String {
+        let codebase = output + "/Codebase"
+        guard FileManager.default.fileExists(atPath: codebase + "/Package.swift") else {
+            throw ValidationError("\(codebase) does not exist yet: run `swift run build-docs` first.")
+        }
+        terminal.write(terminal.styled(strings["lesson.building"], "2") + "\n")
+        let product = "\(tutorial)-lesson"
+        let build = try await Subprocess.run(
+            .name("swift"), arguments: ["build", "--package-path", codebase, "--product", product],
+            output: .string(limit: 64 << 20), error: .combinedWithOutput)
+        guard build.terminationStatus.isSuccess else {
+            terminal.write(build.standardOutput)
+            throw ValidationError("the lesson's code does not build; run `swift run build-docs` to see why.")
+        }
+        return codebase + "/.build/debug/" + product
+    }
+
+    /// The first of the user's languages (from LANGUAGE, LC_ALL, LC_MESSAGES or LANG) that the tutorial has.
+    private static func preferredLanguage(among languages: [String]) -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        let wanted = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"].compactMap { environment[$0] }
+            .flatMap { $0.split(separator: ":") }
+            .map { String($0.prefix { $0.isLetter }).lowercased() }
+        return wanted.first { languages.contains($0) }
+    }
+
+    private static func normalized(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.reversed().drop { $0 == " " }.reversed() }.map { String($0) }
+            .reversed().drop { $0.isEmpty }.reversed().joined(separator: "\n")
+    }
+}
