@@ -1,14 +1,13 @@
 import Foundation
 import StepwiseCheck
 import StepwiseModel
+@_exported import StepwiseModel
 import StepwiseParse
 import StepwiseRender
 import StepwiseReport
+@_exported import StepwiseReport
 import StepwiseTangle
 import StepwiseVerify
-
-@_exported import StepwiseModel
-@_exported import StepwiseReport
 
 /// Runs the stages in order: parse → check → tangle → verify → render → report.
 ///
@@ -73,10 +72,12 @@ public struct Pipeline: Sendable {
             let site = try await run(
                 SiteRenderer(templates: options.templates + "/Site"), .init(tutorials: tutorials, codebase: codebase),
                 &timings)
-            try OutputFiles.replaceFolder(options.site, with: site.map { ($0.path, Data($0.contents.utf8)) }, staging: options.output)
+            try OutputFiles.replaceFolder(
+                options.site, with: site.map { ($0.path, Data($0.contents.utf8)) }, staging: options.output)
         }
         var report = try await run(
-            Report(), .init(tutorials: tutorials, codebase: codebase, verification: verification, stages: timings), &timings)
+            Report(), .init(tutorials: tutorials, codebase: codebase, verification: verification, stages: timings),
+            &timings)
         report.stages = timings
         try OutputFiles.write(Report.encode(report), to: options.report)
         return Outcome(tutorials: tutorials, codebase: codebase, verification: verification, report: report)

@@ -1,6 +1,6 @@
+import StepwiseModel
 import SwiftParser
 import SwiftSyntax
-import StepwiseModel
 
 /// Compares a translated listing's code with the source language's, token by token.
 ///
@@ -54,7 +54,9 @@ enum CodeComparison {
     }
 
     /// The position of a token in the XML file, from its line and column in the listing.
-    private static func location(in listing: Listing, _ position: SwiftSyntax.SourceLocation) -> StepwiseModel.SourceLocation {
+    private static func location(in listing: Listing, _ position: SwiftSyntax.SourceLocation)
+        -> StepwiseModel.SourceLocation
+    {
         guard position.line >= 1, position.line <= listing.lines.count else { return listing.location }
         let line = listing.lines[position.line - 1].location
         return StepwiseModel.SourceLocation(file: line.file, line: line.line, column: line.column + position.column - 1)

@@ -55,7 +55,9 @@ public struct LanguageCheck: Sendable {
             return [
                 .error(
                     "step '\(extra.id)' is not in the manifest", at: extra.location,
-                    notes: [.note("the manifest's steps are listed here", at: SourceLocation(file: manifest.file, line: 1))])
+                    notes: [
+                        .note("the manifest's steps are listed here", at: SourceLocation(file: manifest.file, line: 1))
+                    ])
             ]
         }
         let index = zip(found, expected).enumerated().first { $0.element.0 != $0.element.1 }!.offset
@@ -141,7 +143,8 @@ public struct LanguageCheck: Sendable {
         return [
             .error(
                 "listing '\(ours.id)' has other region markers than the \(sourceLanguage) listing",
-                at: mine.first?.1 ?? ours.location, notes: [.note("the \(sourceLanguage) listing", at: theirs.location)])
+                at: mine.first?.1 ?? ours.location, notes: [.note("the \(sourceLanguage) listing", at: theirs.location)]
+            )
         ]
     }
 }

@@ -21,7 +21,8 @@ public struct Codebase: Sendable, Hashable {
     /// has one, else the source language's target.
     public func target(tutorial: String, step: String, language: String) -> StepTarget? {
         let candidates = targets.filter { $0.tutorialID == tutorial && $0.stepID == step }
-        return candidates.first { $0.variantLanguage == language } ?? candidates.first { $0.languages.contains(language) }
+        return candidates.first { $0.variantLanguage == language }
+            ?? candidates.first { $0.languages.contains(language) }
     }
 }
 

@@ -82,6 +82,15 @@ public struct RegionMarker: Sendable, Hashable {
 
 /// The text a step's program should print, in one language.
 public struct ExpectedOutput: Sendable, Hashable {
+    /// Output as compared: trailing spaces on each line and trailing empty lines do not count.
+    public static func normalized(_ text: String) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String($0.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+        }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        return lines.joined(separator: "\n")
+    }
+
     /// The block's id, the same in every language.
     public var id: String
     /// The expected text.

@@ -15,7 +15,8 @@ struct ManifestReader {
         if id != folderName {
             problems.append(
                 .error(
-                    "tutorial id '\(id)' does not match its folder '\(folderName)'", at: root.location(ofAttribute: "id")))
+                    "tutorial id '\(id)' does not match its folder '\(folderName)'",
+                    at: root.location(ofAttribute: "id")))
         }
         var titles: [String: String] = [:]
         var languages: [String] = []

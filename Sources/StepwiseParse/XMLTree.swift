@@ -43,7 +43,8 @@ final class XMLTree {
         let result: Int32 = collector.capture {
             let context = xmlRelaxNGNewValidCtxt(schema.schema)
             defer { xmlRelaxNGFreeValidCtxt(context) }
-            xmlRelaxNGSetValidStructuredErrors(context, ErrorCollector.handler, Unmanaged.passUnretained(collector).toOpaque())
+            xmlRelaxNGSetValidStructuredErrors(
+                context, ErrorCollector.handler, Unmanaged.passUnretained(collector).toOpaque())
             return xmlRelaxNGValidateDoc(context, document)
         }
         if result != 0 {
@@ -104,7 +105,8 @@ private final class ErrorCollector {
 
     private func record(_ error: xmlError) {
         guard error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-        let message = error.message.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let message =
+            error.message.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines)
             ?? "invalid XML"
         var line = Int(error.line)
         var column = Int(error.int2)

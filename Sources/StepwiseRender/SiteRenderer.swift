@@ -77,8 +77,13 @@ public struct SiteRenderer: Stage {
         }
         files.append(
             try page(
-                library, "root", at: "index.html", PageContext(language: languages.first ?? "en", languages: languages, strings: strings),
-                ["entries": languages.map { ["href": "\($0)/index.html", "name": strings[$0]!["languageName"], "code": $0] }],
+                library, "root", at: "index.html",
+                PageContext(language: languages.first ?? "en", languages: languages, strings: strings),
+                [
+                    "entries": languages.map {
+                        ["href": "\($0)/index.html", "name": strings[$0]!["languageName"], "code": $0]
+                    }
+                ],
                 title: "Stepwise", alternates: { "\($0)/index.html" }))
         files.append(SiteFile(path: "style.css", contents: try read("style.css")))
         return files
@@ -90,7 +95,9 @@ public struct SiteRenderer: Stage {
         let document = tutorial.documents[language]!
         let strings = pages.strings[language]!
         let title = tutorial.manifest.titles[language] ?? tutorial.id
-        let fileName = { (index: Int) in String(format: "%02d-", index + 1) + tutorial.manifest.steps[index].id + ".html" }
+        let fileName = { (index: Int) in
+            String(format: "%02d-", index + 1) + tutorial.manifest.steps[index].id + ".html"
+        }
         let available = tutorial.manifest.languages
         var files = [
             try page(
@@ -99,7 +106,8 @@ public struct SiteRenderer: Stage {
                     "title": title, "intro": document.intro.map { HTML.block($0, strings: strings) }.joined(),
                     "lesson": "swift run lesson \(tutorial.id) --lang \(language)",
                     "steps": document.steps.enumerated().map { index, step in
-                        ["href": fileName(index), "number": index + 1, "title": HTML.inlines(step.title)] as [String: Any]
+                        ["href": fileName(index), "number": index + 1, "title": HTML.inlines(step.title)]
+                            as [String: Any]
                     },
                 ], title: title, alternates: { available.contains($0) ? "\($0)/\(tutorial.id)/index.html" : nil })
         ]
@@ -113,7 +121,9 @@ public struct SiteRenderer: Stage {
                 "lesson": "swift run lesson \(tutorial.id) --lang \(language) --step \(index + 1)",
             ]
             if index > 0 {
-                context["previous"] = ["href": fileName(index - 1), "title": HTML.inlines(document.steps[index - 1].title)]
+                context["previous"] = [
+                    "href": fileName(index - 1), "title": HTML.inlines(document.steps[index - 1].title),
+                ]
             }
             if index + 1 < document.steps.count {
                 context["next"] = ["href": fileName(index + 1), "title": HTML.inlines(document.steps[index + 1].title)]
@@ -194,7 +204,8 @@ public struct SiteRenderer: Stage {
             } catch let error as DiagnosticError {
                 throw error
             } catch {
-                throw DiagnosticError(.error("the template does not parse: \(error)", at: SourceLocation(file: file, line: 1)))
+                throw DiagnosticError(
+                    .error("the template does not parse: \(error)", at: SourceLocation(file: file, line: 1)))
             }
         }
         return library

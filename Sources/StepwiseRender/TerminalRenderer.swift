@@ -36,11 +36,13 @@ public struct TerminalRenderer: Sendable {
 
     /// A listing: a caption with its file, then its visible lines.
     public func listing(_ listing: Listing) -> String {
-        let caption = (listing.kind == .test ? strings["lesson.test"] + ": " : "")
+        let caption =
+            (listing.kind == .test ? strings["lesson.test"] + ": " : "")
             + (listing.region.map { "\(listing.file) — \($0)" } ?? listing.file)
         let code = listing.visibleLines.map(\.code).joined(separator: "\n")
         let body = styled ? Highlighter.ansi(code) : code
-        return style("┌ " + caption, "2") + "\n" + body.split(separator: "\n", omittingEmptySubsequences: false)
+        return style("┌ " + caption, "2") + "\n"
+            + body.split(separator: "\n", omittingEmptySubsequences: false)
             .map { style("│ ", "2") + $0 }.joined(separator: "\n")
     }
 
@@ -102,7 +104,13 @@ public struct TerminalRenderer: Sendable {
         var count = 0
         var inEscape = false
         for character in text {
-            if character == "\u{1B}" { inEscape = true } else if inEscape { if character == "m" { inEscape = false } } else { count += 1 }
+            if character == "\u{1B}" {
+                inEscape = true
+            } else if inEscape {
+                if character == "m" { inEscape = false }
+            } else {
+                count += 1
+            }
         }
         return count
     }

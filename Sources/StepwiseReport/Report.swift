@@ -61,9 +61,11 @@ public struct Report: Stage {
     {
         let target = input.codebase.target(tutorial: tutorial.id, step: step.id, language: document.language)
         let result = target.flatMap { input.verification?.targets[$0.name] }
-        let status = result.map { $0.isUnverified ? "unverified" : $0.succeeded ? "verified" : "failed" } ?? "unverified"
+        let status =
+            result.map { $0.isUnverified ? "unverified" : $0.succeeded ? "verified" : "failed" } ?? "unverified"
         let listingLines = step.listings.map { listing in (listing, lines(of: listing.id, in: step.id, tutorial)) }
-        let claimed = Set(listingLines.flatMap { _, lines in result?.diagnostics.filter { lines.contains($0.location) } ?? [] })
+        let claimed = Set(
+            listingLines.flatMap { _, lines in result?.diagnostics.filter { lines.contains($0.location) } ?? [] })
         let output: String =
             result?.outputs[document.language].map { $0.matched ? "matched" : "mismatched" } ?? "unverified"
         return StepReport(

@@ -31,7 +31,9 @@ public struct CodebaseWriter: Sendable {
 
         /// One error per differing file, for `build-docs check`.
         public func diagnostics(in directory: String) -> [Diagnostic] {
-            let at = { (path: String) in SourceLocation(file: (directory as NSString).appendingPathComponent(path), line: 1) }
+            let at = { (path: String) in
+                SourceLocation(file: (directory as NSString).appendingPathComponent(path), line: 1)
+            }
             return missing.map { .error("missing: regenerate with `swift run build-docs`", at: at($0)) }
                 + stale.map { .error("stale: it differs from what Content/ generates", at: at($0)) }
                 + orphaned.map { .error("orphaned: no tutorial generates it any more", at: at($0)) }
@@ -90,7 +92,8 @@ public struct CodebaseWriter: Sendable {
                 continue
             }
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url(path).path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: url(path).path, isDirectory: &isDirectory), !isDirectory.boolValue
+            {
                 result.insert(path)
             }
         }

@@ -23,7 +23,9 @@ struct StepFiles {
     /// between its markers.
     mutating func apply(_ listing: Listing, previousStep: String?) throws(DiagnosticError) {
         let key = Key(kind: listing.kind, path: listing.file)
-        let lines = listing.lines.map { Line(code: $0.code, origin: Origin(location: $0.location, listingID: listing.id)) }
+        let lines = listing.lines.map {
+            Line(code: $0.code, origin: Origin(location: $0.location, listingID: listing.id))
+        }
         try checkMarkers(of: listing)
         guard let region = listing.region else {
             files[key] = lines
@@ -61,9 +63,12 @@ struct StepFiles {
     /// Adds or replaces a hidden test file.
     mutating func add(_ hidden: HiddenFile) {
         let lines = hidden.contents.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map {
-            Line(code: String($0.element), origin: Origin(location: hidden.location.advanced(byLines: $0.offset), listingID: nil))
+            Line(
+                code: String($0.element),
+                origin: Origin(location: hidden.location.advanced(byLines: $0.offset), listingID: nil))
         }
-        files[Key(kind: .test, path: hidden.target)] = lines.last?.code.isEmpty == true ? Array(lines.dropLast()) : lines
+        files[Key(kind: .test, path: hidden.target)] =
+            lines.last?.code.isEmpty == true ? Array(lines.dropLast()) : lines
     }
 
     /// Removes a file from whichever target holds it.

@@ -178,12 +178,14 @@ public struct Tangle: Sendable {
         do {
             parsed = try MustacheTemplate(string: text)
         } catch {
-            throw DiagnosticError(.error("the template does not parse: \(error)", at: SourceLocation(file: file, line: 1)))
+            throw DiagnosticError(
+                .error("the template does not parse: \(error)", at: SourceLocation(file: file, line: 1)))
         }
         let contents = parsed.render(context)
         return GeneratedFile(
             path: path, contents: contents,
-            origins: Array(repeating: nil, count: contents.split(separator: "\n", omittingEmptySubsequences: false).count))
+            origins: Array(
+                repeating: nil, count: contents.split(separator: "\n", omittingEmptySubsequences: false).count))
     }
 }
 

@@ -25,7 +25,9 @@ enum Command {
             group.addTask {
                 var options = PlatformOptions()
                 options.processGroupID = 0
-                options.teardownSequence = [.gracefulShutDown(toProcessGroup: true, allowedDurationToNextStep: .seconds(2))]
+                options.teardownSequence = [
+                    .gracefulShutDown(toProcessGroup: true, allowedDurationToNextStep: .seconds(2))
+                ]
                 let result = try await Subprocess.run(
                     executable.contains("/") ? .path(FilePath(executable)) : .name(executable),
                     arguments: Arguments(arguments), workingDirectory: directory.map { FilePath($0) },

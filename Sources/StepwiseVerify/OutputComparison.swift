@@ -5,24 +5,28 @@ enum OutputComparison {
     static func compare(_ run: Command.Result, expected: [ExpectedOutput], step: Step, language: String)
         -> (result: OutputResult, diagnostics: [Diagnostic])
     {
-        let actual = normalized(run.output)
+        let actual = ExpectedOutput.normalized(run.output)
         guard run.succeeded else {
             let how = run.status.map { "ended with \($0)" } ?? "did not finish in time"
             return (
                 OutputResult(matched: false, actual: actual),
                 [
                     .error(
-                        "the program of step '\(step.id)' \(how) in \(language)", at: expected.first?.location ?? step.location,
-                        notes: [.note("it printed:\n" + actual.split(separator: "\n").suffix(15).joined(separator: "\n"))])
+                        "the program of step '\(step.id)' \(how) in \(language)",
+                        at: expected.first?.location ?? step.location,
+                        notes: [
+                            .note("it printed:\n" + actual.split(separator: "\n").suffix(15).joined(separator: "\n"))
+                        ])
                 ]
             )
         }
         guard !expected.isEmpty else { return (OutputResult(matched: true, actual: actual), []) }
-        let wanted = normalized(expected.map(\.text).joined(separator: "\n"))
+        let wanted = ExpectedOutput.normalized(expected.map(\.text).joined(separator: "\n"))
         guard wanted != actual else { return (OutputResult(matched: true, actual: actual), []) }
         let wantedLines = wanted.split(separator: "\n", omittingEmptySubsequences: false)
         let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
-        let index = zip(wantedLines, actualLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        let index =
+            zip(wantedLines, actualLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
             ?? min(wantedLines.count, actualLines.count)
         let output = expected.first!
         let location = index < wantedLines.count ? output.location.advanced(byLines: index) : output.location
@@ -36,14 +40,5 @@ enum OutputComparison {
                     at: location, notes: [.note("the program printed:\n" + actual)])
             ]
         )
-    }
-
-    /// Trailing spaces on each line and trailing empty lines do not count.
-    static func normalized(_ text: String) -> String {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            String($0.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
-        }
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        return lines.joined(separator: "\n")
     }
 }

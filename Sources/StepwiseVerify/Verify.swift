@@ -97,13 +97,16 @@ public struct Verify: Sendable {
                 return [.error("the test run \(status) before any test began:\n" + run.output.suffix(4000), at: nil)]
             }
             let target = String(culprit.module.dropLast("Tests".count))
-            let what = run.status == nil ? "did not finish within \(testTimeout) (a deadlock?)" : "crashed the test process"
+            let what =
+                run.status == nil ? "did not finish within \(testTimeout) (a deadlock?)" : "crashed the test process"
             results[target]?.passed = counted[target]?.passed ?? 0
             results[target]?.failed = (counted[target]?.failed ?? 0) + 1
             results[target]?.diagnostics.append(
                 .error(
                     "test '\(culprit.name)' \(what)",
-                    at: culprit.location.flatMap { mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column)?.location },
+                    at: culprit.location.flatMap {
+                        mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column)?.location
+                    },
                     notes: lastLines(of: run.output).map { [.note("its last output:\n" + $0)] } ?? []))
             skipped.append(target)
         }
@@ -141,7 +144,9 @@ public struct Verify: Sendable {
         for error in errors {
             let diagnostic = mapped(error, mapper: mapper)
             if let target = mapper.target(ofPath: error.path), results[target] != nil {
-                if !results[target]!.diagnostics.contains(diagnostic) { results[target]!.diagnostics.append(diagnostic) }
+                if !results[target]!.diagnostics.contains(diagnostic) {
+                    results[target]!.diagnostics.append(diagnostic)
+                }
             } else {
                 general.append(diagnostic)
             }
@@ -158,9 +163,14 @@ public struct Verify: Sendable {
         if let (location, _) = mapper.map(path: error.path, line: error.line, column: error.column) {
             return .error(
                 error.text, at: location,
-                notes: [.note("compiled as", at: mapper.generatedLocation(path: error.path, line: error.line, column: error.column))])
+                notes: [
+                    .note(
+                        "compiled as",
+                        at: mapper.generatedLocation(path: error.path, line: error.line, column: error.column))
+                ])
         }
-        return .error(error.text, at: mapper.generatedLocation(path: error.path, line: error.line, column: error.column))
+        return .error(
+            error.text, at: mapper.generatedLocation(path: error.path, line: error.line, column: error.column))
     }
 }
 
@@ -173,7 +183,9 @@ extension TargetResult {
         }
         failed += 1
         for failure in test.failures {
-            let location = failure.location.flatMap { mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column)?.location }
+            let location = failure.location.flatMap {
+                mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column)?.location
+            }
             diagnostics.append(.error("test '\(test.name)' failed: \(failure.message)", at: location))
         }
     }

@@ -16,10 +16,15 @@ struct BuildCommand: AsyncParsableCommand {
 
     @OptionGroup var paths: PathOptions
 
-    @Flag(help: "Skip building, testing and running the codebase (the site is still written; listings are reported unverified).")
+    @Flag(
+        help:
+            "Skip building, testing and running the codebase (the site is still written; listings are reported unverified)."
+    )
     var noVerify = false
 
-    @Option(help: ArgumentHelp("Seconds the whole test run may take before a test still running counts as hung.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds the whole test run may take before a test still running counts as hung.", valueName: "seconds"))
     var testTimeout = 300
 
     @Option(help: ArgumentHelp("The swift executable that builds the codebase.", valueName: "path"))

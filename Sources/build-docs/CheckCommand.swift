@@ -19,7 +19,8 @@ struct CheckCommand: AsyncParsableCommand {
         let options = paths.buildOptions
         let terminal = Terminal.standardError
         do {
-            let drift = try await Pipeline(options: options, progress: TerminalProgress(terminal: terminal)).codebaseDrift()
+            let drift = try await Pipeline(options: options, progress: TerminalProgress(terminal: terminal))
+                .codebaseDrift()
             if drift.isEmpty {
                 print("\(options.codebase) matches \(options.content).")
                 return

@@ -3,7 +3,9 @@ import Stepwise
 
 /// Where `build-docs` reads and writes.
 struct PathOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The tutorials' folder: one folder per tutorial with manifest.xml and <lang>.xml.", valueName: "folder"))
+    @Option(
+        help: ArgumentHelp(
+            "The tutorials' folder: one folder per tutorial with manifest.xml and <lang>.xml.", valueName: "folder"))
     var content = "Content"
 
     @Option(help: ArgumentHelp("The templates' folder, with Codebase/ and Site/ inside.", valueName: "folder"))

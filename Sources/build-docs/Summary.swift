@@ -7,7 +7,9 @@ struct Summary {
     let verified: Bool
 
     var table: String {
-        let header = ["tutorial", "lang", "steps", "listings verified", "tests passed", "tests failed", "outputs", "words"]
+        let header = [
+            "tutorial", "lang", "steps", "listings verified", "tests passed", "tests failed", "outputs", "words",
+        ]
         var rows: [[String]] = []
         for tutorial in report.tutorials {
             for language in tutorial.languages {
@@ -19,7 +21,8 @@ struct Summary {
                     "\(language.steps.map(\.tests.passed).reduce(0, +))",
                     "\(language.steps.map(\.tests.failed).reduce(0, +))",
                     verified
-                        ? "\(language.steps.filter { $0.output == "matched" }.count)/\(language.steps.count)" : "skipped",
+                        ? "\(language.steps.filter { $0.output == "matched" }.count)/\(language.steps.count)"
+                        : "skipped",
                     "\(language.words)",
                 ])
             }
@@ -27,7 +30,8 @@ struct Summary {
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max()! }
         let format = { (row: [String]) in
             row.enumerated().map { column, cell in
-                column < 2 ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                column < 2
+                    ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
                     : String(repeating: " ", count: widths[column] - cell.count) + cell
             }.joined(separator: "  ")
         }

@@ -47,7 +47,8 @@ final class TerminalProgress: ProgressReporter {
             state.ticker?.cancel()
             state.ticker = nil
         }
-        let line = "\(terminal.styled("✓", "32")) \(name.padding(toLength: 7, withPad: " ", startingAt: 0)) \(String(format: "%6.2f s", seconds))"
+        let line =
+            "\(terminal.styled("✓", "32")) \(name.padding(toLength: 7, withPad: " ", startingAt: 0)) \(String(format: "%6.2f s", seconds))"
         terminal.write(terminal.isInteractive ? "\r\u{1B}[2K\(line)\n" : "  \(line)\n")
     }
 
@@ -57,7 +58,8 @@ final class TerminalProgress: ProgressReporter {
             guard state.ticker != nil else { return "" }
             let elapsed = ContinuousClock.now - state.started
             return "\(spinner[frame % spinner.count]) \(state.stage.padding(toLength: 7, withPad: " ", startingAt: 0)) "
-                + String(format: "%6.1f s", Double(elapsed.components.seconds)) + "  " + terminal.styled(state.detail, "2")
+                + String(format: "%6.1f s", Double(elapsed.components.seconds)) + "  "
+                + terminal.styled(state.detail, "2")
         }
         if !line.isEmpty { terminal.write("\r\u{1B}[2K" + line) }
     }

@@ -27,7 +27,9 @@ struct Lesson: AsyncParsableCommand {
     @Argument(help: "The tutorial (a folder in Content/), for example `bindings`.")
     var tutorial: String
 
-    @Option(help: ArgumentHelp("The language (default: your LANG if the tutorial has it, else its source language).", valueName: "code"))
+    @Option(
+        help: ArgumentHelp(
+            "The language (default: your LANG if the tutorial has it, else its source language).", valueName: "code"))
     var lang: String?
 
     @Option(help: ArgumentHelp("The step to start at.", valueName: "number"))
@@ -48,16 +50,20 @@ struct Lesson: AsyncParsableCommand {
     func run() async throws {
         let terminal = Terminal.standardError
         let tutorial: Tutorial
-        switch Result(catching: { () throws(DiagnosticError) in try ContentLoader(contentDirectory: content).load([self.tutorial])[0] }) {
+        switch Result(catching: { () throws(DiagnosticError) in
+            try ContentLoader(contentDirectory: content).load([self.tutorial])[0]
+        }) {
         case .success(let loaded): tutorial = loaded
         case .failure(let error):
             terminal.printDiagnostics(error.diagnostics)
             throw ExitCode(65)
         }
-        let language = lang ?? Self.preferredLanguage(among: tutorial.manifest.languages) ?? tutorial.manifest.sourceLanguage
+        let language =
+            lang ?? Self.preferredLanguage(among: tutorial.manifest.languages) ?? tutorial.manifest.sourceLanguage
         guard let document = tutorial.documents[language] else {
             throw ValidationError(
-                "'\(self.tutorial)' has no language '\(language)'; it has \(tutorial.manifest.languages.joined(separator: ", ")).")
+                "'\(self.tutorial)' has no language '\(language)'; it has \(tutorial.manifest.languages.joined(separator: ", "))."
+            )
         }
         guard (1...document.steps.count).contains(step) else {
             throw ValidationError("'\(self.tutorial)' has steps 1 to \(document.steps.count).")
@@ -77,7 +83,7 @@ struct Lesson: AsyncParsableCommand {
             screen.write(result.standardOutput)
             let expected = step.outputs.map(\.text).joined(separator: "\n")
             if !expected.isEmpty {
-                let matches = Self.normalized(result.standardOutput) == Self.normalized(expected)
+                let matches = ExpectedOutput.normalized(result.standardOutput) == ExpectedOutput.normalized(expected)
                 screen.write(
                     matches
                         ? screen.styled("✓ " + strings["lesson.expected"], "32") + "\n"
@@ -120,11 +126,5 @@ struct Lesson: AsyncParsableCommand {
             .flatMap { $0.split(separator: ":") }
             .map { String($0.prefix { $0.isLetter }).lowercased() }
         return wanted.first { languages.contains($0) }
-    }
-
-    private static func normalized(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.reversed().drop { $0 == " " }.reversed() }.map { String($0) }
-            .reversed().drop { $0.isEmpty }.reversed().joined(separator: "\n")
     }
 }

@@ -31,14 +31,19 @@ struct DiagnosticsMappingTests {
         let directory = sandbox.output.appendingPathComponent("Codebase").path
         let mapper = SourceMapper(codebase: codebase, directory: directory)
         let file = try #require(codebase.file("Sources/GreetingStep02/Greeter.swift"))
-        let line = file.contents.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("uppercased") }! + 1
+        let line =
+            file.contents.split(separator: "\n", omittingEmptySubsequences: false).firstIndex {
+                $0.contains("uppercased")
+            }! + 1
         // `name` in `\(name.uppercased())` sits at column 34 of the generated line (8 spaces of indentation).
-        let mapped = try #require(mapper.map(path: directory + "/Sources/GreetingStep02/Greeter.swift", line: line, column: 34))
+        let mapped = try #require(
+            mapper.map(path: directory + "/Sources/GreetingStep02/Greeter.swift", line: line, column: 34))
         #expect(mapped.location.file == sandbox.path("de.xml"))
         #expect(mapped.location.line == (try sandbox.line(of: "name.uppercased()", in: "de.xml")))
         #expect(mapped.location.column == 34, "the XML line has the same indentation as the region")
         #expect(mapped.listingID == "shouting")
-        #expect(mapper.target(ofPath: directory + "/Tests/GreetingStep02FRTests/ShoutTests.swift") == "GreetingStep02FR")
+        #expect(
+            mapper.target(ofPath: directory + "/Tests/GreetingStep02FRTests/ShoutTests.swift") == "GreetingStep02FR")
         #expect(mapper.map(path: directory + "/Package.swift", line: 1, column: 1) == nil)
     }
 
@@ -61,20 +66,27 @@ struct DiagnosticsMappingTests {
         #expect(events.tests[1].failures.first?.location?.line == 6)
         #expect(!events.runEnded)
         #expect(events.unfinished?.name == "boom()")
-        #expect(TestEvents(jsonLines: lines + "\n{\"kind\":\"event\",\"payload\":{\"kind\":\"runEnded\"},\"version\":\"0\"}").unfinished == nil)
+        #expect(
+            TestEvents(
+                jsonLines: lines + "\n{\"kind\":\"event\",\"payload\":{\"kind\":\"runEnded\"},\"version\":\"0\"}"
+            ).unfinished == nil)
     }
 
     @Test func outputsCompareLineByLineIgnoringTrailingSpace() {
-        #expect(OutputComparison.normalized("a  \nb\n\n\n") == "a\nb")
+        #expect(ExpectedOutput.normalized("a  \nb\n\n\n") == "a\nb")
         let step = Step(id: "s", location: SourceLocation(file: "de.xml", line: 3), title: [], blocks: [])
         let expected = [ExpectedOutput(id: "o", text: "eins\nzwei", location: SourceLocation(file: "de.xml", line: 10))]
-        let same = OutputComparison.compare(.init(status: .exited(0), output: "eins\nzwei\n"), expected: expected, step: step, language: "de")
+        let same = OutputComparison.compare(
+            .init(status: .exited(0), output: "eins\nzwei\n"), expected: expected, step: step, language: "de")
         #expect(same.result.matched && same.diagnostics.isEmpty)
-        let other = OutputComparison.compare(.init(status: .exited(0), output: "eins\ndrei\n"), expected: expected, step: step, language: "de")
+        let other = OutputComparison.compare(
+            .init(status: .exited(0), output: "eins\ndrei\n"), expected: expected, step: step, language: "de")
         #expect(!other.result.matched)
         #expect(other.diagnostics.first?.location == SourceLocation(file: "de.xml", line: 11))
-        #expect(other.diagnostics.first?.message == "output differs in line 2: expected 'zwei', the program printed 'drei'")
-        let crashed = OutputComparison.compare(.init(status: .signaled(4), output: ""), expected: [], step: step, language: "de")
+        #expect(
+            other.diagnostics.first?.message == "output differs in line 2: expected 'zwei', the program printed 'drei'")
+        let crashed = OutputComparison.compare(
+            .init(status: .signaled(4), output: ""), expected: [], step: step, language: "de")
         #expect(!crashed.result.matched)
     }
 }

@@ -40,7 +40,8 @@ struct LanguageCheckTests {
         let text = try String(contentsOfFile: sandbox.path("fr.xml"), encoding: .utf8)
         let start = text.range(of: #"<step id="shout">"#)!.lowerBound
         let end = text.range(of: "</step>", range: start..<text.endIndex)!.upperBound
-        try text.replacingCharacters(in: start..<end, with: "").write(toFile: sandbox.path("fr.xml"), atomically: true, encoding: .utf8)
+        try text.replacingCharacters(in: start..<end, with: "").write(
+            toFile: sandbox.path("fr.xml"), atomically: true, encoding: .utf8)
         let error = try #require(throws: DiagnosticError.self) { try check(sandbox) }
         #expect(error.first.message == "step 'shout' is missing")
         #expect(error.first.location?.file == sandbox.path("fr.xml"))
@@ -69,10 +70,16 @@ struct LanguageCheckTests {
 
     @Test func termsMarkedNotToTranslateMustStay() throws {
         let sandbox = try Sandbox()
-        try sandbox.edit("fr.xml", replacing: #"<term its:translate="no">Stepwise</term>"#, with: #"<term its:translate="no">Pas à pas</term>"#)
+        try sandbox.edit(
+            "fr.xml", replacing: #"<term its:translate="no">Stepwise</term>"#,
+            with: #"<term its:translate="no">Pas à pas</term>"#)
         // The term is in the intro, which has no counterpart to compare with; move it into a step.
-        try sandbox.edit("fr.xml", replacing: "<p>Plus fort.</p>", with: #"<p>Plus fort avec <term its:translate="no">Swiftly</term>.</p>"#)
-        try sandbox.edit("de.xml", replacing: "<p>Jetzt lauter.</p>", with: #"<p>Jetzt lauter mit <term its:translate="no">Swift</term>.</p>"#)
+        try sandbox.edit(
+            "fr.xml", replacing: "<p>Plus fort.</p>",
+            with: #"<p>Plus fort avec <term its:translate="no">Swiftly</term>.</p>"#)
+        try sandbox.edit(
+            "de.xml", replacing: "<p>Jetzt lauter.</p>",
+            with: #"<p>Jetzt lauter mit <term its:translate="no">Swift</term>.</p>"#)
         let error = try #require(throws: DiagnosticError.self) { try check(sandbox) }
         #expect(error.first.message.contains("its:translate"))
     }

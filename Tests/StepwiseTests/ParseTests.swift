@@ -79,7 +79,9 @@ struct ParseTests {
 
     @Test func unknownAttributeIsNamed() throws {
         let sandbox = try Sandbox()
-        try sandbox.edit("de.xml", replacing: #"<listing id="demo" file="Demo.swift">"#, with: #"<listing id="demo" file="Demo.swift" lang="swift">"#)
+        try sandbox.edit(
+            "de.xml", replacing: #"<listing id="demo" file="Demo.swift">"#,
+            with: #"<listing id="demo" file="Demo.swift" lang="swift">"#)
         let error = try #require(throws: DiagnosticError.self) {
             try ContentLoader(contentDirectory: sandbox.content.path).load()
         }
@@ -106,13 +108,17 @@ struct ParseTests {
             try ContentLoader(contentDirectory: sandbox.content.path).load()
         }
         #expect(error.first.message == "duplicate listing id 'greeter'")
-        #expect(error.first.location?.line == (try sandbox.line(of: #"<listing id="greeter" file="Demo.swift""#, in: "de.xml")))
-        #expect(error.first.notes.first?.location?.line == (try sandbox.line(of: #"<listing id="greeter""#, in: "de.xml")))
+        #expect(
+            error.first.location?.line
+                == (try sandbox.line(of: #"<listing id="greeter" file="Demo.swift""#, in: "de.xml")))
+        #expect(
+            error.first.notes.first?.location?.line == (try sandbox.line(of: #"<listing id="greeter""#, in: "de.xml")))
     }
 
     @Test func scriptLinksAreRefused() throws {
         let sandbox = try Sandbox()
-        try sandbox.edit("de.xml", replacing: "<em>Greeter</em>", with: #"<link href="javascript:alert(1)">Greeter</link>"#)
+        try sandbox.edit(
+            "de.xml", replacing: "<em>Greeter</em>", with: #"<link href="javascript:alert(1)">Greeter</link>"#)
         let error = try #require(throws: DiagnosticError.self) {
             try ContentLoader(contentDirectory: sandbox.content.path).load()
         }
@@ -126,6 +132,7 @@ struct ParseTests {
         let error = try #require(throws: DiagnosticError.self) {
             try ContentLoader(contentDirectory: sandbox.content.path).load()
         }
-        #expect(Set(error.diagnostics.compactMap(\.location?.file)) == [sandbox.path("de.xml"), sandbox.path("fr.xml")])
+        #expect(
+            Set(error.diagnostics.compactMap(\.location?.file)) == [sandbox.path("de.xml"), sandbox.path("fr.xml")])
     }
 }

@@ -21,7 +21,10 @@ struct PipelineTests {
         let listings = outcome.report.tutorials[0].languages.flatMap(\.steps).flatMap(\.listings)
         #expect(listings.count == 8)
         #expect(listings.allSatisfy { $0.status == "verified" })
-        #expect(outcome.report.tutorials[0].languages.flatMap(\.steps).allSatisfy { $0.tests.passed > 0 && $0.output == "matched" })
+        #expect(
+            outcome.report.tutorials[0].languages.flatMap(\.steps).allSatisfy {
+                $0.tests.passed > 0 && $0.output == "matched"
+            })
         #expect(outcome.report.stages.map(\.name) == ["parse", "check", "tangle", "verify", "render", "report"])
         #expect(FileManager.default.fileExists(atPath: sandbox.output.path + "/site/pl/index.html") == false)
         #expect(FileManager.default.fileExists(atPath: sandbox.output.path + "/site/fr/greeting/02-shout.html"))
@@ -50,7 +53,9 @@ struct PipelineTests {
     @Test func badInputWritesNothing() async throws {
         let sandbox = try Sandbox()
         try sandbox.edit("de.xml", replacing: #"file="Demo.swift""#, with: #"file="../../Demo.swift""#)
-        let error = try await #require(throws: DiagnosticError.self) { try await Pipeline(options: options(sandbox)).build() }
+        let error = try await #require(throws: DiagnosticError.self) {
+            try await Pipeline(options: options(sandbox)).build()
+        }
         #expect(error.diagnostics.count == 1)
         #expect(error.first.location?.file == sandbox.path("de.xml"))
         #expect(!FileManager.default.fileExists(atPath: sandbox.output.path))

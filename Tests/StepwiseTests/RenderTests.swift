@@ -12,13 +12,16 @@ struct RenderTests {
     private func render(_ sandbox: Sandbox) async throws -> [String: String] {
         let tutorial = try LanguageCheck().check(try ContentLoader(contentDirectory: sandbox.content.path).load()[0])
         let codebase = try Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle([tutorial])
-        let files = try await SiteRenderer(templates: templatesFolder + "/Site").run(.init(tutorials: [tutorial], codebase: codebase))
+        let files = try await SiteRenderer(templates: templatesFolder + "/Site").run(
+            .init(tutorials: [tutorial], codebase: codebase))
         return Dictionary(uniqueKeysWithValues: files.map { ($0.path, $0.contents) })
     }
 
     @Test func sourceTextNeverBecomesMarkup() async throws {
         let sandbox = try Sandbox()
-        try sandbox.edit("de.xml", replacing: "<p>Jetzt lauter.</p>", with: "<p>Jetzt &lt;script&gt;alert(1)&lt;/script&gt; lauter.</p>")
+        try sandbox.edit(
+            "de.xml", replacing: "<p>Jetzt lauter.</p>",
+            with: "<p>Jetzt &lt;script&gt;alert(1)&lt;/script&gt; lauter.</p>")
         try sandbox.edit("de.xml", replacing: "HALLO, ADA!", with: "<b>HALLO</b>, ADA!")
         let site = try await render(sandbox)
         let page = try #require(site["de/greeting/02-shout.html"])
@@ -32,7 +35,9 @@ struct RenderTests {
         let page = try #require(site["fr/greeting/01-hello.html"])
         #expect(page.contains(#"<html lang="fr">"#))
         #expect(page.contains(#"<link rel="alternate" hreflang="de" href="../../de/greeting/01-hello.html">"#))
-        #expect(page.contains(#"<a href="../../de/greeting/01-hello.html" hreflang="de" lang="de" rel="alternate">Deutsch</a>"#))
+        #expect(
+            page.contains(
+                #"<a href="../../de/greeting/01-hello.html" hreflang="de" lang="de" rel="alternate">Deutsch</a>"#))
         #expect(page.contains(#"<a class="next" rel="next" href="02-shout.html">Suivant"#))
         #expect(page.contains("Étape 1 sur 2"))
         #expect(page.contains("Bonjour, Ada!"), "the French page shows the French output")

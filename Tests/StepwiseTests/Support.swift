@@ -28,8 +28,11 @@ struct Sandbox {
 
     /// The 1-based line in a file where `needle` first appears.
     func line(of needle: String, in name: String) throws -> Int {
-        let lines = try String(contentsOfFile: path(name), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-        guard let index = lines.firstIndex(where: { $0.contains(needle) }) else { throw SandboxError.notFound(needle, name) }
+        let lines = try String(contentsOfFile: path(name), encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        guard let index = lines.firstIndex(where: { $0.contains(needle) }) else {
+            throw SandboxError.notFound(needle, name)
+        }
         return index + 1
     }
 
