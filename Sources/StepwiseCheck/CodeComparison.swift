@@ -19,22 +19,28 @@ enum CodeComparison {
     }
 
     static func compare(_ translation: Listing, with source: Listing, sourceLanguage: String) -> Outcome {
-        let translated = tokens(of: translation)
-        let original = tokens(of: source)
-        var literalsDiffer = false
+        // The text of string literals is compared apart from the code, so a translation may
+        // move words around an interpolation ("Retard de \(text)" for "\(text) Verspätung");
+        // the interpolations themselves are code and must stay.
+        let (translated, translatedText) = split(tokens(of: translation))
+        let (original, originalText) = split(tokens(of: source))
         for index in 0..<max(translated.count, original.count) {
             let ours = index < translated.count ? translated[index] : nil
             let theirs = index < original.count ? original[index] : nil
-            if let ours, let theirs {
-                if case .stringSegment = ours.kind, case .stringSegment = theirs.kind {
-                    literalsDiffer = literalsDiffer || ours.text != theirs.text
-                    continue
-                }
-                if ours.kind == theirs.kind { continue }
-            }
+            if let ours, let theirs, ours.kind == theirs.kind { continue }
             return .changed(difference(ours, theirs, in: translation, source: source, sourceLanguage: sourceLanguage))
         }
-        return literalsDiffer ? .translatedLiterals : .same
+        return translatedText == originalText ? .same : .translatedLiterals
+    }
+
+    /// Code tokens, and the text of the string literals' segments.
+    private static func split(_ tokens: [Token]) -> (code: [Token], literalText: [String]) {
+        var code: [Token] = []
+        var text: [String] = []
+        for token in tokens {
+            if case .stringSegment = token.kind { text.append(token.text) } else { code.append(token) }
+        }
+        return (code, text)
     }
 
     private struct Token {

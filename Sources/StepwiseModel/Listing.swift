@@ -1,3 +1,5 @@
+import Foundation
+
 /// Code shown on a page, and the file in the step's module it goes into.
 public struct Listing: Sendable, Hashable {
     /// Whether the code belongs to the step's library or to its test target.
@@ -82,9 +84,12 @@ public struct RegionMarker: Sendable, Hashable {
 
 /// The text a step's program should print, in one language.
 public struct ExpectedOutput: Sendable, Hashable {
-    /// Output as compared: trailing spaces on each line and trailing empty lines do not count.
+    /// Output as compared: trailing spaces on each line and trailing empty lines do not
+    /// count, and no-break spaces (which ICU puts into French numbers and units) count as spaces.
     public static func normalized(_ text: String) -> String {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+        let spaced = text.replacingOccurrences(of: "\u{00A0}", with: " ").replacingOccurrences(
+            of: "\u{202F}", with: " ")
+        var lines = spaced.split(separator: "\n", omittingEmptySubsequences: false).map {
             String($0.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
         }
         while lines.last?.isEmpty == true { lines.removeLast() }

@@ -74,6 +74,7 @@ struct DiagnosticsMappingTests {
 
     @Test func outputsCompareLineByLineIgnoringTrailingSpace() {
         #expect(ExpectedOutput.normalized("a  \nb\n\n\n") == "a\nb")
+        #expect(ExpectedOutput.normalized("1\u{202F}h et 35\u{00A0}min") == "1 h et 35 min")
         let step = Step(id: "s", location: SourceLocation(file: "de.xml", line: 3), title: [], blocks: [])
         let expected = [ExpectedOutput(id: "o", text: "eins\nzwei", location: SourceLocation(file: "de.xml", line: 10))]
         let same = OutputComparison.compare(

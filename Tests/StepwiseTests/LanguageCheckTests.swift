@@ -35,6 +35,17 @@ struct LanguageCheckTests {
         #expect(error.first.location?.line == (try sandbox.line(of: #"\(mot)"#, in: "fr.xml")))
     }
 
+    @Test func wordsMayMoveAroundAnInterpolationButTheInterpolationIsCode() throws {
+        let sandbox = try Sandbox()
+        try sandbox.edit("fr.xml", replacing: #""\(word), \(name)!""#, with: #""Pour \(name) : \(word)""#)
+        let error = try #require(throws: DiagnosticError.self) { try check(sandbox) }
+        #expect(error.first.message.contains("'name' where it has 'word'"), "reordering interpolations changes code")
+
+        let other = try Sandbox()
+        try other.edit("fr.xml", replacing: #""\(word), \(name)!""#, with: #""Écoute \(word), \(name) !""#)
+        #expect(try check(other).translatedLiterals["fr"] == ["greeter", "demo"])
+    }
+
     @Test func aMissingStepNamesBothFiles() throws {
         let sandbox = try Sandbox()
         let text = try String(contentsOfFile: sandbox.path("fr.xml"), encoding: .utf8)
