@@ -73,6 +73,7 @@ struct Lesson: AsyncParsableCommand {
         let renderer = TerminalRenderer(width: 80, styled: screen.isInteractive, strings: strings)
         let program = try await buildLesson(strings: strings, terminal: terminal)
         let interactive = !noPause && isatty(STDIN_FILENO) == 1
+        var mismatches = 0
 
         for (index, step) in document.steps.enumerated().dropFirst(step - 1) {
             screen.write(renderer.render(step, number: index + 1, count: document.steps.count) + "\n\n")
@@ -83,7 +84,10 @@ struct Lesson: AsyncParsableCommand {
             screen.write(result.standardOutput)
             let expected = step.outputs.map(\.text).joined(separator: "\n")
             if !expected.isEmpty {
-                let matches = ExpectedOutput.normalized(result.standardOutput) == ExpectedOutput.normalized(expected)
+                let matches =
+                    result.terminationStatus.isSuccess
+                    && ExpectedOutput.normalized(result.standardOutput) == ExpectedOutput.normalized(expected)
+                if !matches { mismatches += 1 }
                 screen.write(
                     matches
                         ? screen.styled("✓ " + strings["lesson.expected"], "32") + "\n"
@@ -93,12 +97,15 @@ struct Lesson: AsyncParsableCommand {
                 screen.write("\n" + screen.styled(strings["lesson.done"], "1") + "\n")
             } else if interactive {
                 screen.write("\n" + screen.styled(strings["lesson.continue"], "2") + " ")
-                if readLine()?.trimmingCharacters(in: .whitespaces).lowercased() == "q" { return }
+                if readLine()?.trimmingCharacters(in: .whitespaces).lowercased() == "q" { break }
                 screen.write("\n")
             } else {
                 screen.write("\n")
             }
         }
+        // A step whose program printed something else than its page shows fails the lesson,
+        // so scripts (and CI) can rely on the exit status.
+        if mismatches > 0 { throw ExitCode.failure }
     }
 
     /// Builds the tutorial's lesson executable in Output/Codebase and returns its path.
