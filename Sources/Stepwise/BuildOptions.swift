@@ -6,8 +6,6 @@ public struct BuildOptions: Sendable {
     public var templates = "Templates"
     /// The folder everything is written to; nothing is written outside it.
     public var output = "Output"
-    /// The tutorials to build, or nil for all.
-    public var tutorials: [String]?
     /// Whether to build, test and run the codebase.
     public var verify = true
     /// The `swift` executable used to build the codebase.

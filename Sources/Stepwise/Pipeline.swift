@@ -44,7 +44,7 @@ public struct Pipeline: Sendable {
     /// Reads, checks and tangles the tutorials, in memory only.
     public func prepare() async throws -> (tutorials: [CheckedTutorial], codebase: Codebase, timings: [StageTiming]) {
         var timings: [StageTiming] = []
-        let tutorials = try await run(ContentLoader(contentDirectory: options.content), options.tutorials, &timings)
+        let tutorials = try await run(ContentLoader(contentDirectory: options.content), nil, &timings)
         let checked = try await run(LanguageCheck(), tutorials, &timings)
         let codebase = try await run(
             Tangle(

@@ -8,8 +8,8 @@ struct BuildCommand: AsyncParsableCommand {
         commandName: "build",
         abstract: "Parse, check, tangle, verify, render and report (the default).",
         discussion: """
-            Exits non-zero when any input is bad (each error as file:line:column) or any listing in
-            any language fails to compile, fails its tests or prints other output than the page says.
+            Exits non-zero when any input is bad (each error as file:line:column) or any listing in \
+            any language fails to compile, fails its tests or prints other output than the page says. \
             The site is only replaced when everything verified.
             """
     )

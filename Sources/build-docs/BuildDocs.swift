@@ -7,11 +7,12 @@ struct BuildDocs: AsyncParsableCommand {
         commandName: "build-docs",
         abstract: "Turns multi-language tutorials into a verified Swift codebase, a web site and lessons.",
         discussion: """
-            With no subcommand, runs `build`: parse → check languages → tangle → verify → render → report.
-            Everything is written under the output folder (Output/ by default):
-              Output/Codebase    a Swift package with every step of every tutorial as its own module
-              Output/site        a web site per language
-              Output/report.json what was verified, where it came from, how long it took
+            With no subcommand, runs `build`: parse → check languages → tangle → verify → \
+            render → report. Everything is written under the output folder (Output/):
+
+              Output/Codebase     every step of every tutorial as its own module
+              Output/site         a web site per language
+              Output/report.json  what was verified, where from, how long it took
             """,
         subcommands: [BuildCommand.self, CheckCommand.self],
         defaultSubcommand: BuildCommand.self

@@ -7,8 +7,8 @@ struct CheckCommand: AsyncParsableCommand {
         commandName: "check",
         abstract: "Check that Output/Codebase is exactly what Content/ generates, writing nothing.",
         discussion: """
-            Fails on a generated file that is missing or stale, on an orphaned generated file that no
-            tutorial generates any more, and on a file that Stepwise did not generate. Parses and checks
+            Fails on a generated file that is missing or stale, on an orphaned generated file that no \
+            tutorial generates any more, and on a file that Stepwise did not generate. Parses and checks \
             the languages as `build` does, without building anything.
             """
     )

@@ -14,18 +14,12 @@ struct PathOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The folder to write to; nothing is written outside it.", valueName: "folder"))
     var output = "Output"
 
-    @Option(
-        name: .customLong("tutorial"),
-        help: ArgumentHelp("Build only this tutorial (repeatable). Default: all of them.", valueName: "id"))
-    var tutorials: [String] = []
-
     /// The pipeline's options for these paths.
     var buildOptions: BuildOptions {
         var options = BuildOptions()
         options.content = content
         options.templates = templates
         options.output = output
-        options.tutorials = tutorials.isEmpty ? nil : tutorials
         return options
     }
 }

@@ -18,8 +18,8 @@ struct Lesson: AsyncParsableCommand {
         commandName: "lesson",
         abstract: "Walk through a tutorial in the terminal, step by step, in your language.",
         discussion: """
-            For each step: its text, its listings, then the step's program, built from
-            Output/Codebase and run for real, with its output. Press Enter for the next step.
+            For each step: its text, its listings, then the step's program, built from \
+            Output/Codebase and run for real, with its output. Press Enter for the next step. \
             Run `swift run build-docs` first so that Output/Codebase is up to date.
             """
     )
