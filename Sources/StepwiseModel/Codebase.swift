@@ -81,13 +81,11 @@ public struct StepTarget: Sendable, Hashable {
     public var variantLanguage: String?
     /// The languages whose listings this target backs.
     public var languages: [String]
-    /// The listing ids of the step itself (not earlier steps) in this target.
-    public var listingIDs: [String]
 
     /// Creates a step target.
     public init(
         tutorialID: String, stepID: String, number: Int, name: String, variantLanguage: String?,
-        languages: [String], listingIDs: [String]
+        languages: [String]
     ) {
         self.tutorialID = tutorialID
         self.stepID = stepID
@@ -95,7 +93,6 @@ public struct StepTarget: Sendable, Hashable {
         self.name = name
         self.variantLanguage = variantLanguage
         self.languages = languages
-        self.listingIDs = listingIDs
     }
 
     /// The test target (`BindingsStep03Tests`).

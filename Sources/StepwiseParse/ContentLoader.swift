@@ -16,13 +16,10 @@ public struct ContentLoader: Sendable {
         self.contentDirectory = contentDirectory
     }
 
-    /// The schema for `<lang>.xml` files, for editors and for tests.
-    public static let tutorialSchemaURL = Bundle.module.url(forResource: "Schema/tutorial", withExtension: "rng")!
-    /// The schema for `manifest.xml` files.
-    public static let manifestSchemaURL = Bundle.module.url(forResource: "Schema/manifest", withExtension: "rng")!
-
-    private static let tutorialSchema = RelaxNGSchema(url: tutorialSchemaURL)
-    private static let manifestSchema = RelaxNGSchema(url: manifestSchemaURL)
+    private static let tutorialSchema = RelaxNGSchema(
+        url: Bundle.module.url(forResource: "Schema/tutorial", withExtension: "rng")!)
+    private static let manifestSchema = RelaxNGSchema(
+        url: Bundle.module.url(forResource: "Schema/manifest", withExtension: "rng")!)
 
     /// The ids of the tutorials in the content folder, sorted.
     public func tutorialIDs() throws(DiagnosticError) -> [String] {

@@ -28,9 +28,6 @@ public struct InterfaceStrings: Sendable {
     /// The string for `key`, or the key itself when the file lacks it.
     public subscript(key: String) -> String { strings[key] ?? key }
 
-    /// The keys the file defines.
-    public var keys: Set<String> { Set(strings.keys) }
-
     /// `template` with `{name}` placeholders replaced.
     public func format(_ key: String, _ values: [String: String]) -> String {
         values.reduce(self[key]) { $0.replacingOccurrences(of: "{\($1.key)}", with: $1.value) }

@@ -93,7 +93,6 @@ public struct Tangle: Sendable {
                     try states[language]!.remove(path, at: manifestStep.location)
                 }
             }
-            let stepListings = tutorial.source.step(manifestStep.id)?.listings.map(\.id) ?? []
             let base = "\(manifest.moduleName)Step\(number)"
             var baseLanguages = [manifest.sourceLanguage]
             var variants: [StepTarget] = []
@@ -105,14 +104,13 @@ public struct Tangle: Sendable {
                 }
                 let variant = StepTarget(
                     tutorialID: tutorial.id, stepID: manifestStep.id, number: index + 1,
-                    name: base + language.uppercased(), variantLanguage: language, languages: [language],
-                    listingIDs: stepListings)
+                    name: base + language.uppercased(), variantLanguage: language, languages: [language])
                 files += try generate(variant, from: states[language]!, step: manifestStep)
                 variants.append(variant)
             }
             let target = StepTarget(
                 tutorialID: tutorial.id, stepID: manifestStep.id, number: index + 1, name: base, variantLanguage: nil,
-                languages: baseLanguages, listingIDs: stepListings)
+                languages: baseLanguages)
             files += try generate(target, from: states[manifest.sourceLanguage]!, step: manifestStep)
             targets += [target] + variants
             previous = manifestStep.id

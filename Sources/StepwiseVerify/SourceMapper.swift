@@ -26,11 +26,11 @@ struct SourceMapper {
     }
 
     /// Where a generated position came from, or nil when it came from no source.
-    func map(path: String, line: Int, column: Int) -> (location: SourceLocation, listingID: String?)? {
+    func map(path: String, line: Int, column: Int) -> SourceLocation? {
         guard let relative = relativePath(path), let origin = files[relative]?.origin(ofLine: line) else { return nil }
         var location = origin.location
         location.column += max(max(column, 1) - 1 - origin.indent, 0)
-        return (location, origin.listingID)
+        return location
     }
 
     /// The step target (by library target name) that a generated file belongs to.

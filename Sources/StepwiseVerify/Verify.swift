@@ -105,7 +105,7 @@ public struct Verify: Sendable {
                 .error(
                     "test '\(culprit.name)' \(what)",
                     at: culprit.location.flatMap {
-                        mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column)?.location
+                        mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column)
                     },
                     notes: lastLines(of: run.output).map { [.note("its last output:\n" + $0)] } ?? []))
             skipped.append(target)
@@ -160,7 +160,7 @@ public struct Verify: Sendable {
     }
 
     private func mapped(_ error: CompilerOutput.Message, mapper: SourceMapper) -> Diagnostic {
-        if let (location, _) = mapper.map(path: error.path, line: error.line, column: error.column) {
+        if let location = mapper.map(path: error.path, line: error.line, column: error.column) {
             return .error(
                 error.text, at: location,
                 notes: [
@@ -184,7 +184,7 @@ extension TargetResult {
         failed += 1
         for failure in test.failures {
             let location = failure.location.flatMap {
-                mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column)?.location
+                mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column)
             }
             diagnostics.append(.error("test '\(test.name)' failed: \(failure.message)", at: location))
         }

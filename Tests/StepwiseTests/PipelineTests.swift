@@ -26,7 +26,7 @@ struct PipelineTests {
                 $0.tests.passed > 0 && $0.output == "matched"
             })
         #expect(outcome.report.stages.map(\.name) == ["parse", "check", "tangle", "verify", "render", "report"])
-        #expect(FileManager.default.fileExists(atPath: sandbox.output.path + "/site/pl/index.html") == false)
+        #expect(FileManager.default.fileExists(atPath: sandbox.output.path + "/site/de/greeting/01-hello.html"))
         #expect(FileManager.default.fileExists(atPath: sandbox.output.path + "/site/fr/greeting/02-shout.html"))
         let report = try JSONDecoder().decode(
             ReportDocument.self, from: Data(contentsOf: sandbox.output.appendingPathComponent("report.json")))
