@@ -129,6 +129,15 @@ public struct Tangle: Sendable {
                     "step '\(step.id)' has no tests: name a hidden test in the manifest or add a listing with kind=\"test\"",
                     at: step.location))
         }
+        // Verification reads Swift Testing's event stream; XCTest cases would silently not run.
+        for key in tests {
+            if let line = state.files[key]!.first(where: { $0.code.trimmingWhitespace() == "import XCTest" }) {
+                throw DiagnosticError(
+                    .error(
+                        "\(key.path) imports XCTest: Stepwise runs Swift Testing (`import Testing`, `@Test`, `#expect`)",
+                        at: line.origin.location))
+            }
+        }
         return state.files.keys.sorted().map { key in
             let lines = state.files[key]!.filter { RegionMarker(line: $0.code) == nil }
             let prologue = key.kind == .test ? [header, "@testable import \(target.name)", ""] : [header, ""]

@@ -77,6 +77,17 @@ struct TangleTests {
         #expect(error.first.location?.line == (try sandbox.line(of: #"region="greting""#, in: "de.xml")))
     }
 
+    @Test func xcTestCasesAreRefusedRatherThanSilentlyNotRun() throws {
+        let sandbox = try Sandbox()
+        try sandbox.edit(
+            "de.xml", replacing: "import Testing\n\n@Test func shouts()", with: "import XCTest\n\n@Test func shouts()")
+        try sandbox.edit(
+            "fr.xml", replacing: "import Testing\n\n@Test func shouts()", with: "import XCTest\n\n@Test func shouts()")
+        let error = try #require(throws: DiagnosticError.self) { try tangle(sandbox) }
+        #expect(error.first.message.hasPrefix("ShoutTests.swift imports XCTest"))
+        #expect(error.first.location?.line == (try sandbox.line(of: "import XCTest", in: "de.xml")))
+    }
+
     @Test func aStepWithoutTestsIsAnError() throws {
         let sandbox = try Sandbox()
         try sandbox.edit("manifest.xml", replacing: #"<hidden-test file="tests/GreeterTests.swift"/>"#, with: "")
