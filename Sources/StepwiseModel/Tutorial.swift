@@ -41,11 +41,16 @@ public struct Manifest: Sendable, Hashable {
     public var entryPoint: String
     /// The steps, in order.
     public var steps: [ManifestStep]
+    /// C libraries of the system that every step, its tests, the lesson and the benchmark import.
+    public var systemLibraries: [SystemLibrary]
+    /// The benchmark program, compiled against the last step's public API; nil when there is none.
+    public var benchmark: HiddenFile?
 
     /// Creates a manifest.
     public init(
         id: String, file: String, directory: String, sourceLanguage: String, languages: [String],
-        titles: [String: String], moduleName: String, entryPoint: String, steps: [ManifestStep]
+        titles: [String: String], moduleName: String, entryPoint: String, steps: [ManifestStep],
+        systemLibraries: [SystemLibrary] = [], benchmark: HiddenFile? = nil
     ) {
         self.id = id
         self.file = file
@@ -56,6 +61,8 @@ public struct Manifest: Sendable, Hashable {
         self.moduleName = moduleName
         self.entryPoint = entryPoint
         self.steps = steps
+        self.systemLibraries = systemLibraries
+        self.benchmark = benchmark
     }
 
     /// The languages other than the source language.
@@ -98,5 +105,26 @@ public struct HiddenFile: Sendable, Hashable {
         self.target = target
         self.location = location
         self.contents = contents
+    }
+}
+
+/// A C library of the system, reached from Swift through a system-library target: its module
+/// name (`CSQLite`), the library to link (`sqlite3`) and the header to include (`sqlite3.h`).
+public struct SystemLibrary: Sendable, Hashable {
+    /// The Swift module name.
+    public var name: String
+    /// The library the linker is given (`-l<link>`).
+    public var link: String
+    /// The header the module includes.
+    public var header: String
+    /// Where the manifest declares it.
+    public var location: SourceLocation
+
+    /// Creates a system library.
+    public init(name: String, link: String, header: String, location: SourceLocation) {
+        self.name = name
+        self.link = link
+        self.header = header
+        self.location = location
     }
 }

@@ -62,12 +62,8 @@ struct ManifestReader {
                     removed.append(path)
                     continue
                 }
-                let fullPath = (directory as NSString).appendingPathComponent(path)
-                guard let data = try? FileAccess.contents(of: fullPath) else {
-                    problems.append(.error("hidden test '\(path)' does not exist in \(directory)", at: location))
-                    continue
-                }
-                let target = (path as NSString).lastPathComponent
+                guard let file = hiddenFile(path, in: directory, at: location, problems: &problems) else { continue }
+                let target = file.target
                 if let earlier = hiddenTargets[target] {
                     problems.append(
                         .error(
@@ -75,18 +71,53 @@ struct ManifestReader {
                             at: location, notes: [.note("first used here", at: earlier)]))
                 }
                 hiddenTargets[target] = location
-                hidden.append(
-                    HiddenFile(
-                        target: target, location: SourceLocation(file: fullPath, line: 1),
-                        contents: String(decoding: data, as: UTF8.self)))
+                hidden.append(file)
             }
             steps.append(
                 ManifestStep(id: stepID, location: element.location, hiddenTests: hidden, removedFiles: removed))
         }
+        var libraries: [SystemLibrary] = []
+        for element in root.elements where element.name == "system-library" {
+            let library = SystemLibrary(
+                name: element.attribute("name")!, link: element.attribute("link")!,
+                header: element.attribute("header")!, location: element.location(ofAttribute: "name"))
+            if let earlier = libraries.first(where: { $0.name == library.name }) {
+                problems.append(
+                    .error(
+                        "a second system library named '\(library.name)'", at: library.location,
+                        notes: [.note("first declared here", at: earlier.location)]))
+            }
+            libraries.append(library)
+        }
+        var benchmark: HiddenFile?
+        if let element = root.elements.first(where: { $0.name == "benchmark" }) {
+            let path = element.attribute("file")!
+            let location = element.location(ofAttribute: "file")
+            if let problem = PathRules.problem(withRelativePath: path) {
+                problems.append(.error("file '\(path)' \(problem)", at: location))
+            } else {
+                benchmark = hiddenFile(path, in: directory, at: location, problems: &problems)
+            }
+        }
         if !problems.isEmpty { throw DiagnosticError(problems) }
         return Manifest(
             id: id, file: file, directory: directory, sourceLanguage: source, languages: languages, titles: titles,
-            moduleName: root.attribute("module")!, entryPoint: root.attribute("entry")!, steps: steps)
+            moduleName: root.attribute("module")!, entryPoint: root.attribute("entry")!, steps: steps,
+            systemLibraries: libraries, benchmark: benchmark)
+    }
+
+    /// The file at `path` in the tutorial's folder, or nil with a problem recorded when it cannot be read.
+    private func hiddenFile(
+        _ path: String, in directory: String, at location: SourceLocation, problems: inout [Diagnostic]
+    ) -> HiddenFile? {
+        let fullPath = (directory as NSString).appendingPathComponent(path)
+        guard let data = try? FileAccess.contents(of: fullPath) else {
+            problems.append(.error("'\(path)' does not exist in \(directory)", at: location))
+            return nil
+        }
+        return HiddenFile(
+            target: (path as NSString).lastPathComponent, location: SourceLocation(file: fullPath, line: 1),
+            contents: String(decoding: data, as: UTF8.self))
     }
 }
 

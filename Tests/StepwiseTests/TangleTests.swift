@@ -28,6 +28,41 @@ struct TangleTests {
         #expect(package.contains(#".executable(name: "greeting-lesson", targets: ["GreetingLesson"])"#))
     }
 
+    @Test func systemLibrariesAndTheBenchmarkJoinTheTutorialsTargets() throws {
+        let sandbox = try Sandbox()
+        try sandbox.edit(
+            "manifest.xml", replacing: "  <step id=\"hello\">",
+            with: """
+                  <system-library name="CSQLite" link="sqlite3" header="sqlite3.h"/>
+                  <benchmark file="bench/Speed.swift"/>
+                  <step id="hello">
+                """)
+        try FileManager.default.createDirectory(
+            atPath: sandbox.path("bench"), withIntermediateDirectories: true)
+        try "let started = ContinuousClock.now\nprint(Greeter(name: \"x\"))\n".write(
+            toFile: sandbox.path("bench/Speed.swift"), atomically: true, encoding: .utf8)
+        let codebase = try tangle(sandbox)
+        let package = try #require(codebase.file("Package.swift")?.contents)
+        #expect(package.contains(#".systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),"#))
+        #expect(package.contains(#".target(name: "GreetingStep01FR", dependencies: ["CSQLite"]),"#))
+        #expect(
+            package.contains(
+                #".testTarget(name: "GreetingStep02Tests", dependencies: ["GreetingStep02", "CSQLite"]),"#))
+        #expect(package.contains(#".executable(name: "greeting-benchmark", targets: ["GreetingBenchmark"]),"#))
+        let map = try #require(codebase.file("Sources/CSQLite/module.modulemap")?.contents)
+        #expect(map.contains("module CSQLite [system] {") && map.contains(#"link "sqlite3""#))
+        #expect(codebase.file("Sources/CSQLite/shim.h")?.contents.contains("#include <sqlite3.h>") == true)
+        let benchmark = try #require(codebase.file("Sources/GreetingBenchmark/main.swift"))
+        #expect(benchmark.contents.contains("import GreetingStep02\n\nlet started"), "the last step, not a variant")
+        let line = try #require(
+            benchmark.contents.split(separator: "\n", omittingEmptySubsequences: false).firstIndex {
+                $0.hasPrefix("print(")
+            })
+        #expect(
+            benchmark.origin(ofLine: line + 1)?.location
+                == SourceLocation(file: sandbox.path("bench/Speed.swift"), line: 2))
+    }
+
     @Test func laterStepsCarryFilesAndReplaceRegionsAtTheirIndentation() throws {
         let codebase = try tangle(try Sandbox())
         let step2 = try #require(codebase.file("Sources/GreetingStep02/Greeter.swift"))
