@@ -3,8 +3,10 @@ import PackageDescription
 
 // Stepwise is a pipeline, one stage per module, data flowing one way:
 //
-//   Content/ ─▶ StepwiseParse ─▶ StepwiseCheck ─▶ StepwiseTangle ─▶ StepwiseVerify
-//            ─▶ StepwiseRender ─▶ StepwiseReport
+//   Content/ ─▶ StepwiseParse ─▶ StepwiseCheck ─▶ StepwiseTranslate ─▶ StepwiseTangle
+//            ─▶ StepwiseVerify ─▶ StepwiseRender ─▶ StepwiseReport
+//
+// StepwiseTranslate also holds the translators' tools: status, confirm, XLIFF export and import.
 //
 // StepwiseModel holds the plain value types every stage shares; Stepwise runs the
 // stages in order; `build-docs` and `lesson` are the commands.
@@ -20,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "602.0.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -37,6 +40,15 @@ let package = Package(
             name: "StepwiseCheck",
             dependencies: [
                 "StepwiseModel",
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+            ]
+        ),
+        .target(
+            name: "StepwiseTranslate",
+            dependencies: [
+                "StepwiseModel",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
             ]
@@ -69,14 +81,14 @@ let package = Package(
         .target(
             name: "Stepwise",
             dependencies: [
-                "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseTangle",
+                "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseTranslate", "StepwiseTangle",
                 "StepwiseVerify", "StepwiseRender", "StepwiseReport",
             ]
         ),
         .executableTarget(
             name: "build-docs",
             dependencies: [
-                "Stepwise",
+                "Stepwise", "StepwiseTranslate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -91,8 +103,8 @@ let package = Package(
         .testTarget(
             name: "StepwiseTests",
             dependencies: [
-                "Stepwise", "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseTangle", "StepwiseVerify",
-                "StepwiseRender", "StepwiseReport",
+                "Stepwise", "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseTranslate", "StepwiseTangle",
+                "StepwiseVerify", "StepwiseRender", "StepwiseReport",
             ],
             resources: [.copy("Fixtures")]
         ),

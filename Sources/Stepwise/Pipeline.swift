@@ -7,9 +7,10 @@ import StepwiseRender
 import StepwiseReport
 @_exported import StepwiseReport
 import StepwiseTangle
+import StepwiseTranslate
 import StepwiseVerify
 
-/// Runs the stages in order: parse → check → tangle → verify → render → report.
+/// Runs the stages in order: parse → check → audit translations → tangle → verify → render → report.
 ///
 /// Bad input stops the pipeline at the stage that finds it, with nothing written. A
 /// verification failure does not stop it: the report still tells what failed, but the
@@ -45,7 +46,8 @@ public struct Pipeline: Sendable {
     public func prepare() async throws -> (tutorials: [CheckedTutorial], codebase: Codebase, timings: [StageTiming]) {
         var timings: [StageTiming] = []
         let tutorials = try await run(ContentLoader(contentDirectory: options.content), nil, &timings)
-        let checked = try await run(LanguageCheck(), tutorials, &timings)
+        let checked = try await run(
+            TranslationAudit(), try await run(LanguageCheck(), tutorials, &timings), &timings)
         let codebase = try await run(
             Tangle(
                 templates: options.templates + "/Codebase",

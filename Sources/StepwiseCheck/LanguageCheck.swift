@@ -154,7 +154,7 @@ extension Block {
     fileprivate var terms: [String] {
         switch self {
         case .paragraph(let inlines, _), .heading(let inlines, _): inlines.flatMap(\.terms)
-        case .list(_, let items, _): items.flatMap { $0.flatMap(\.terms) }
+        case .list(_, let items, _): items.flatMap { $0.inlines.flatMap(\.terms) }
         case .note(_, let blocks, _): blocks.flatMap(\.terms)
         case .listing, .output: []
         }

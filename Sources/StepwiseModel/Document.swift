@@ -32,14 +32,20 @@ public struct Step: Sendable, Hashable {
     public var location: SourceLocation
     /// The step's heading.
     public var title: [Inline]
+    /// Translation data of the heading.
+    public var titleTranslation: Translation
     /// Prose, listings and expected output, in reading order.
     public var blocks: [Block]
 
     /// Creates a step.
-    public init(id: String, location: SourceLocation, title: [Inline], blocks: [Block]) {
+    public init(
+        id: String, location: SourceLocation, title: [Inline], titleTranslation: Translation? = nil,
+        blocks: [Block]
+    ) {
         self.id = id
         self.location = location
         self.title = title
+        self.titleTranslation = titleTranslation ?? Translation(location: location)
         self.blocks = blocks
     }
 
@@ -61,7 +67,7 @@ public indirect enum Block: Sendable, Hashable {
     /// A heading inside a step that is not a step of its own ("1. The problem").
     case heading([Inline], Translation)
     /// A bulleted or numbered list of short items.
-    case list(ordered: Bool, items: [[Inline]], Translation)
+    case list(ordered: Bool, items: [ListItem], Translation)
     /// A note set apart from the text: `tip`, `warning` or `info`.
     case note(kind: String, [Block], Translation)
     /// Code that goes into the step's module.
@@ -99,19 +105,37 @@ extension Array where Element == Inline {
     public var plainText: String { map(\.plainText).joined() }
 }
 
-/// ITS 2.0 data on a translatable block.
+/// An item of a list.
+public struct ListItem: Sendable, Hashable {
+    /// The item's text.
+    public var inlines: [Inline]
+    /// Its translation data.
+    public var translation: Translation
+
+    /// Creates a list item.
+    public init(_ inlines: [Inline], translation: Translation) {
+        self.inlines = inlines
+        self.translation = translation
+    }
+}
+
+/// ITS 2.0 data on a translatable element, and the version of the source it was translated from.
 public struct Translation: Sendable, Hashable {
     /// `its:translate`: false when the block must stay as written.
     public var translate: Bool
     /// `its:locNote`: a note for translators.
     public var note: String?
-    /// Where the block starts.
+    /// Where the element starts.
     public var location: SourceLocation
+    /// In a translation, `src-hash`: the hash of the source segment this text was translated
+    /// from (see `SegmentHash`); nil in the source language and where none was recorded.
+    public var sourceHash: String?
 
     /// Creates translation data.
-    public init(translate: Bool = true, note: String? = nil, location: SourceLocation) {
+    public init(translate: Bool = true, note: String? = nil, location: SourceLocation, sourceHash: String? = nil) {
         self.translate = translate
         self.note = note
         self.location = location
+        self.sourceHash = sourceHash
     }
 }

@@ -4,11 +4,15 @@ public struct Tutorial: Sendable, Hashable {
     public var manifest: Manifest
     /// The tutorial in each language, keyed by language code.
     public var documents: [String: TutorialDocument]
+    /// Earlier versions of source segments that translations were made from, by hash
+    /// (`Content/<tutorial>/source-memory.json`), to show what changed since.
+    public var sourceMemory: [String: String]
 
     /// Creates a tutorial.
-    public init(manifest: Manifest, documents: [String: TutorialDocument]) {
+    public init(manifest: Manifest, documents: [String: TutorialDocument], sourceMemory: [String: String] = [:]) {
         self.manifest = manifest
         self.documents = documents
+        self.sourceMemory = sourceMemory
     }
 
     /// The tutorial's id, also the name of its folder.

@@ -12,7 +12,7 @@ extension Block {
     public var wordCount: Int {
         switch self {
         case .paragraph(let inlines, _), .heading(let inlines, _): inlines.wordCount
-        case .list(_, let items, _): items.map(\.wordCount).reduce(0, +)
+        case .list(_, let items, _): items.map(\.inlines.wordCount).reduce(0, +)
         case .note(_, let blocks, _): blocks.map(\.wordCount).reduce(0, +)
         case .listing, .output: 0
         }

@@ -79,9 +79,37 @@ public struct ContentLoader: Sendable {
                 problems += error.diagnostics
             }
         }
+        var memory: [String: String] = [:]
+        let memoryFile = path(id, Self.sourceMemoryFile)
+        if FileManager.default.fileExists(atPath: memoryFile) {
+            do {
+                memory = try JSONDecoder().decode([String: String].self, from: try FileAccess.contents(of: memoryFile))
+            } catch {
+                problems.append(
+                    .error(
+                        "not a JSON object of source texts by hash: \(error)",
+                        at: SourceLocation(file: memoryFile, line: 1)))
+            }
+        }
         if !problems.isEmpty { throw DiagnosticError(problems) }
-        return Tutorial(manifest: manifest, documents: documents)
+        return Tutorial(manifest: manifest, documents: documents, sourceMemory: memory)
     }
+
+    /// The file in a tutorial's folder that keeps the source segments translations were made
+    /// from, by hash.
+    public static let sourceMemoryFile = "source-memory.json"
+
+    /// Reads `contents` as the `language` document of the tutorial with `manifest`, as if it
+    /// were the file `file`: what a tool checks before it writes a document it edited.
+    public static func document(
+        _ contents: String, file: String, language: String, manifest: Manifest
+    ) throws(DiagnosticError) -> TutorialDocument {
+        try DocumentReader(schema: tutorialSchema).read(
+            file: file, contents: Data(contents.utf8), language: language, manifest: manifest)
+    }
+
+    /// The path of `<language>.xml` of tutorial `id`.
+    public func documentPath(tutorial id: String, language: String) -> String { path(id, "\(language).xml") }
 
     private func path(_ components: String...) -> String {
         components.reduce(contentDirectory) { ($0 as NSString).appendingPathComponent($1) }

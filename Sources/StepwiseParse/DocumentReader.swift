@@ -6,7 +6,13 @@ struct DocumentReader {
     let schema: RelaxNGSchema
 
     func read(file: String, language: String, manifest: Manifest) throws(DiagnosticError) -> TutorialDocument {
-        let tree = try XMLTree(file: file, contents: try FileAccess.contents(of: file))
+        try read(file: file, contents: try FileAccess.contents(of: file), language: language, manifest: manifest)
+    }
+
+    func read(file: String, contents: Data, language: String, manifest: Manifest) throws(DiagnosticError)
+        -> TutorialDocument
+    {
+        let tree = try XMLTree(file: file, contents: contents)
         try tree.validate(against: schema)
         var reading = Reading(tree: tree)
         let root = tree.root!
@@ -40,9 +46,9 @@ private struct Reading {
 
     mutating func step(_ element: XMLElement) -> Step {
         let id = claim(element, kind: "step")
-        let title = inlines(in: element.element("title")!)
+        let title = element.element("title")!
         return Step(
-            id: id, location: element.location, title: title,
+            id: id, location: element.location, title: inlines(in: title), titleTranslation: translation(title),
             blocks: blocks(in: element))
     }
 
@@ -56,7 +62,9 @@ private struct Reading {
         case "heading": return .heading(inlines(in: element), translation(element))
         case "ul", "ol":
             return .list(
-                ordered: element.name == "ol", items: element.elements.map { inlines(in: $0) }, translation(element))
+                ordered: element.name == "ol",
+                items: element.elements.map { ListItem(inlines(in: $0), translation: translation($0)) },
+                translation(element))
         case "note":
             return .note(kind: element.attribute("type")!, blocks(in: element), translation(element))
         case "listing": return .listing(listing(element))
@@ -87,7 +95,8 @@ private struct Reading {
         }
         return Listing(
             id: id, kind: element.attribute("kind").flatMap(Listing.Kind.init(rawValue:)) ?? .source, file: file,
-            region: element.attribute("region"), location: element.location, lines: code)
+            region: element.attribute("region"), location: element.location, lines: code,
+            translation: translation(element))
     }
 
     /// The element's text as lines, with the location of each: a leading line break and
@@ -170,7 +179,8 @@ private struct Reading {
     func translation(_ element: XMLElement) -> Translation {
         Translation(
             translate: element.attribute("translate", namespace: Namespace.its) != "no",
-            note: element.attribute("locNote", namespace: Namespace.its), location: element.location)
+            note: element.attribute("locNote", namespace: Namespace.its), location: element.location,
+            sourceHash: element.attribute("src-hash"))
     }
 
     /// Records `element`'s id, reporting it when another element of the same kind has it.

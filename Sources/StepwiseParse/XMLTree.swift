@@ -55,8 +55,8 @@ final class XMLTree {
     }
 
     /// The column at which `needle` first appears on `line`, or 1.
-    func column(of needle: String, onLine line: Int) -> Int {
-        ErrorCollector.column(of: needle, in: lines, line: line)
+    func column(of needle: String, onLine line: Int, occurrence: Int = 0) -> Int {
+        ErrorCollector.column(of: needle, in: lines, line: line, occurrence: occurrence)
     }
 }
 
@@ -126,10 +126,24 @@ private final class ErrorCollector {
         return "<" + (node.pointee.name.map { String(cString: $0) } ?? "")
     }
 
-    static func column(of needle: String, in lines: [Substring], line: Int) -> Int {
-        guard line >= 1, line <= lines.count, let range = lines[line - 1].range(of: needle) else { return 1 }
-        return lines[line - 1].unicodeScalars.distance(
-            from: lines[line - 1].startIndex, to: range.lowerBound) + 1
+    static func column(of needle: String, in lines: [Substring], line: Int, occurrence: Int = 0) -> Int {
+        guard line >= 1, line <= lines.count else { return 1 }
+        let text = lines[line - 1]
+        var searchStart = text.startIndex
+        var seen = 0
+        while let range = text.range(of: needle, range: searchStart..<text.endIndex) {
+            // `<p` must not match `<pre`: a tag name ends at a space, `>` or `/`.
+            let next = text[range.upperBound...].first
+            let endsName = !needle.hasPrefix("<") || next.map { $0 == " " || $0 == ">" || $0 == "/" } ?? true
+            if endsName {
+                if seen == occurrence {
+                    return text.unicodeScalars.distance(from: text.startIndex, to: range.lowerBound) + 1
+                }
+                seen += 1
+            }
+            searchStart = range.upperBound
+        }
+        return 1
     }
 
     /// libxml2's wording, made to read like a sentence about the author's file.
@@ -154,7 +168,20 @@ struct XMLElement {
 
     /// Where the start tag begins.
     var location: SourceLocation {
-        SourceLocation(file: tree.file, line: line, column: tree.column(of: "<" + name, onLine: line))
+        // Elements of the same name earlier on the same line (<li>a</li><li>b</li>) come first.
+        var occurrence = 0
+        var sibling = node.pointee.prev
+        while let previous = sibling {
+            if previous.pointee.type == XML_ELEMENT_NODE, xmlGetLineNo(previous) == line,
+                let previousName = previous.pointee.name,
+                String(cString: previousName) == name
+            {
+                occurrence += 1
+            }
+            sibling = previous.pointee.prev
+        }
+        return SourceLocation(
+            file: tree.file, line: line, column: tree.column(of: "<" + name, onLine: line, occurrence: occurrence))
     }
 
     /// Where attribute `name` is written, or the element's start when it is on another line.

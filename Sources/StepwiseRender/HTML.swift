@@ -35,22 +35,37 @@ enum HTML {
         }.joined()
     }
 
-    /// A prose block as HTML; listings and outputs are rendered by the page, not here.
-    static func block(_ block: Block, strings: InterfaceStrings) -> String {
+    /// A prose block as HTML; listings and outputs are rendered by the page, not here. An
+    /// element whose translation is stale (`isStale`) is marked so, in the page's language.
+    static func block(
+        _ block: Block, strings: InterfaceStrings, isStale: (SourceLocation) -> Bool = { _ in false }
+    ) -> String {
+        func element(_ name: String, _ inlines: [Inline], _ its: Translation) -> String {
+            let stale = isStale(its.location)
+            return "<\(name)\(attributes(its, stale: stale))>" + (stale ? staleMark(strings) : "")
+                + Self.inlines(inlines) + "</\(name)>"
+        }
         switch block {
-        case .paragraph(let inlines, let its): "<p\(attributes(its))>\(Self.inlines(inlines))</p>"
-        case .heading(let inlines, let its): "<h3\(attributes(its))>\(Self.inlines(inlines))</h3>"
+        case .paragraph(let inlines, let its): return element("p", inlines, its)
+        case .heading(let inlines, let its): return element("h3", inlines, its)
         case .list(let ordered, let items, let its):
-            "<\(ordered ? "ol" : "ul")\(attributes(its))>"
-                + items.map { "<li>\(Self.inlines($0))</li>" }.joined()
+            return "<\(ordered ? "ol" : "ul")\(attributes(its))>"
+                + items.map { element("li", $0.inlines, $0.translation) }.joined()
                 + "</\(ordered ? "ol" : "ul")>"
         case .note(let kind, let blocks, let its):
-            "<aside class=\"note note-\(escape(kind))\"\(attributes(its))><p class=\"note-label\">"
+            return "<aside class=\"note note-\(escape(kind))\"\(attributes(its))><p class=\"note-label\">"
                 + escape(strings["note.\(kind)"]) + "</p>"
-                + blocks.map { Self.block($0, strings: strings) }.joined() + "</aside>"
-        case .listing, .output: ""
+                + blocks.map { Self.block($0, strings: strings, isStale: isStale) }.joined() + "</aside>"
+        case .listing, .output: return ""
         }
     }
 
-    private static func attributes(_ its: Translation) -> String { its.translate ? "" : " translate=\"no\"" }
+    /// The localized mark on a section whose source changed since it was translated.
+    static func staleMark(_ strings: InterfaceStrings) -> String {
+        "<span class=\"stale-mark\" role=\"note\">\(escape(strings["stale"]))</span> "
+    }
+
+    private static func attributes(_ its: Translation, stale: Bool = false) -> String {
+        (its.translate ? "" : " translate=\"no\"") + (stale ? " class=\"stale\"" : "")
+    }
 }

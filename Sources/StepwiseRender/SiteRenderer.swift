@@ -72,7 +72,9 @@ public struct SiteRenderer: Stage {
                     ], title: strings[language]!["siteTitle"],
                     alternates: { "\($0)/index.html" }))
             for checked in tutorials {
-                files += try self.tutorial(checked.tutorial, language: language, pages, library, input.codebase)
+                files += try self.tutorial(
+                    checked.tutorial, language: language, status: checked.translations[language], pages, library,
+                    input.codebase)
             }
         }
         files.append(
@@ -90,10 +92,15 @@ public struct SiteRenderer: Stage {
     }
 
     private func tutorial(
-        _ tutorial: Tutorial, language: String, _ pages: PageContext, _ library: MustacheLibrary, _ codebase: Codebase
+        _ tutorial: Tutorial, language: String, status: TranslationStatus?, _ pages: PageContext,
+        _ library: MustacheLibrary, _ codebase: Codebase
     ) throws -> [SiteFile] {
         let document = tutorial.documents[language]!
         let strings = pages.strings[language]!
+        let isStale = { (location: SourceLocation) in status?.staleSegment(at: location) != nil }
+        let stepTitle = { (step: Step) in
+            (isStale(step.titleTranslation.location) ? HTML.staleMark(strings) : "") + HTML.inlines(step.title)
+        }
         let title = tutorial.manifest.titles[language] ?? tutorial.id
         let fileName = { (index: Int) in
             String(format: "%02d-", index + 1) + tutorial.manifest.steps[index].id + ".html"
@@ -103,7 +110,8 @@ public struct SiteRenderer: Stage {
             try page(
                 library, "tutorial", at: "\(language)/\(tutorial.id)/index.html", pages,
                 [
-                    "title": title, "intro": document.intro.map { HTML.block($0, strings: strings) }.joined(),
+                    "title": title,
+                    "intro": document.intro.map { HTML.block($0, strings: strings, isStale: isStale) }.joined(),
                     "lesson": "swift run lesson \(tutorial.id) --lang \(language)",
                     "steps": document.steps.enumerated().map { index, step in
                         ["href": fileName(index), "number": index + 1, "title": HTML.inlines(step.title)]
@@ -114,10 +122,10 @@ public struct SiteRenderer: Stage {
         for (index, step) in document.steps.enumerated() {
             let target = codebase.target(tutorial: tutorial.id, step: step.id, language: language)
             var context: [String: Any] = [
-                "tutorialTitle": title, "tutorialHref": "index.html", "title": HTML.inlines(step.title),
+                "tutorialTitle": title, "tutorialHref": "index.html", "title": stepTitle(step),
                 "number": index + 1, "count": document.steps.count,
                 "position": strings.format("stepOf", ["number": "\(index + 1)", "count": "\(document.steps.count)"]),
-                "blocks": step.blocks.map { block(for: $0, target: target, strings: strings) },
+                "blocks": step.blocks.map { block(for: $0, target: target, strings: strings, isStale: isStale) },
                 "lesson": "swift run lesson \(tutorial.id) --lang \(language) --step \(index + 1)",
             ]
             if index > 0 {
@@ -137,13 +145,16 @@ public struct SiteRenderer: Stage {
         return files
     }
 
-    private func block(for block: Block, target: StepTarget?, strings: InterfaceStrings) -> [String: Any] {
+    private func block(
+        for block: Block, target: StepTarget?, strings: InterfaceStrings, isStale: (SourceLocation) -> Bool
+    ) -> [String: Any] {
         switch block {
         case .listing(let listing):
             let caption = listing.region.map { "\(listing.file) — \($0)" } ?? listing.file
             return [
                 "listing": [
                     "id": listing.id, "caption": caption, "isTest": listing.kind == .test,
+                    "stale": isStale(listing.location) ? strings["stale"] : false,
                     "code": Highlighter.html(listing.visibleLines.map(\.code).joined(separator: "\n")),
                     "verified": strings.format("verifiedIn", ["target": target?.name ?? ""]),
                 ] as [String: Any]
@@ -151,7 +162,7 @@ public struct SiteRenderer: Stage {
         case .output(let output):
             return ["output": ["id": output.id, "text": output.text]]
         default:
-            return ["prose": HTML.block(block, strings: strings)]
+            return ["prose": HTML.block(block, strings: strings, isStale: isStale)]
         }
     }
 

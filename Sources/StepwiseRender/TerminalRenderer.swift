@@ -52,7 +52,7 @@ public struct TerminalRenderer: Sendable {
         case .heading(let inlines, _): style(text(inlines), "1;4")
         case .list(let ordered, let items, _):
             items.enumerated().map { index, item in
-                wrap(text(item), first: ordered ? "\(index + 1). " : "• ", rest: ordered ? "   " : "  ")
+                wrap(text(item.inlines), first: ordered ? "\(index + 1). " : "• ", rest: ordered ? "   " : "  ")
             }.joined(separator: "\n")
         case .note(let kind, let blocks, _):
             style(strings["note.\(kind)"], "1;36") + "\n"

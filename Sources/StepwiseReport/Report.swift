@@ -35,7 +35,7 @@ public struct Report: Stage {
     public func run(_ input: Input) async -> ReportDocument {
         ReportDocument(
             succeeded: input.verification?.succeeded ?? false, stages: input.stages,
-            tutorials: input.tutorials.map { tutorial($0.tutorial, input) },
+            tutorials: input.tutorials.map { tutorial($0, input) },
             diagnostics: (input.verification?.general ?? []).map(DiagnosticReport.init))
     }
 
@@ -46,12 +46,14 @@ public struct Report: Stage {
         return try! encoder.encode(report)
     }
 
-    private func tutorial(_ tutorial: Tutorial, _ input: Input) -> TutorialReport {
-        TutorialReport(
+    private func tutorial(_ checked: CheckedTutorial, _ input: Input) -> TutorialReport {
+        let tutorial = checked.tutorial
+        return TutorialReport(
             id: tutorial.id, sourceLanguage: tutorial.manifest.sourceLanguage, manifest: tutorial.manifest.file,
             languages: tutorial.orderedDocuments.map { document in
                 LanguageReport(
                     language: document.language, file: document.file, words: document.wordCount,
+                    translation: checked.translations[document.language].map(TranslationReport.init),
                     steps: document.steps.enumerated().map { step($1, number: $0 + 1, document, tutorial, input) })
             })
     }

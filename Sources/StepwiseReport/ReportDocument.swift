@@ -48,8 +48,56 @@ public struct LanguageReport: Codable, Sendable, Equatable {
     public var file: String
     /// Words of prose.
     public var words: Int
+    /// For a translation: its segments against the source's; nil for the source language.
+    public var translation: TranslationReport?
     /// Every step.
     public var steps: [StepReport]
+}
+
+/// A translation's segments: how many are current, stale and missing (as `build-docs status` shows).
+public struct TranslationReport: Codable, Sendable, Equatable {
+    /// The source's translatable segments.
+    public var segments: Int
+    /// Translated from the source as it is now.
+    public var translated: Int
+    /// Translated from another version of the source.
+    public var stale: Int
+    /// Not translated.
+    public var missing: Int
+    /// In the translation only.
+    public var extra: Int
+    /// translated ÷ segments, in percent, one decimal.
+    public var percent: Double
+    /// The stale and missing segments: id, state and the line in the translation (or the source).
+    public var pending: [PendingSegment]
+
+    /// Creates the figures of `status`.
+    public init(_ status: TranslationStatus) {
+        segments = status.total
+        translated = status.translated
+        stale = status.stale
+        missing = status.missing
+        extra = status.extra
+        percent = (status.percent * 10).rounded() / 10
+        pending = status.segments.filter { $0.state != .current }.map {
+            PendingSegment(
+                id: $0.id, state: $0.state.rawValue,
+                file: ($0.translation ?? $0.source)?.location.file ?? status.file,
+                line: ($0.translation ?? $0.source)?.location.line ?? 1)
+        }
+    }
+}
+
+/// A segment that needs a translator.
+public struct PendingSegment: Codable, Sendable, Equatable {
+    /// The segment's id (`trip/4`).
+    public var id: String
+    /// `stale`, `missing` or `extra`.
+    public var state: String
+    /// The file to edit: the translation, or the source for a missing segment.
+    public var file: String
+    /// The line there.
+    public var line: Int
 }
 
 /// One step in one language.

@@ -14,7 +14,7 @@ struct BuildDocs: AsyncParsableCommand {
               Output/site         a web site per language
               Output/report.json  what was verified, where from, how long it took
             """,
-        subcommands: [BuildCommand.self, CheckCommand.self],
+        subcommands: [BuildCommand.self, CheckCommand.self, StatusCommand.self, ConfirmCommand.self],
         defaultSubcommand: BuildCommand.self
     )
 }

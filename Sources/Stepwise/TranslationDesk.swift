@@ -1,0 +1,91 @@
+import Foundation
+import StepwiseModel
+import StepwiseParse
+import StepwiseTranslate
+
+/// The translators' side of Stepwise: where each translation stands, confirming segments,
+/// and (with `XLIFFExchange`) the round trip through CAT tools. Edits go into `Content/`,
+/// all files or none, each checked against the schema before anything is written.
+public struct TranslationDesk: Sendable {
+    /// The content folder.
+    public var content: String
+
+    /// Creates a desk for `content`.
+    public init(content: String) {
+        self.content = content
+    }
+
+    /// A tutorial with the status of each translation.
+    public struct TutorialStatus: Sendable {
+        /// The tutorial.
+        public var tutorial: Tutorial
+        /// By language: the manifest's translations and the `extra` languages asked for.
+        public var statuses: [String: TranslationStatus]
+        /// The languages in order: the manifest's, then the extra ones.
+        public var languages: [String]
+    }
+
+    /// Where every translation of every tutorial (or of `tutorials`) stands. `extra` languages
+    /// that a manifest does not name yet are audited from their file if it exists, else as empty.
+    public func status(tutorials ids: [String]? = nil, extra: [String] = []) throws -> [TutorialStatus] {
+        let loader = ContentLoader(contentDirectory: content)
+        return try loader.load(ids).map { tutorial in
+            var statuses: [String: TranslationStatus] = [:]
+            var languages = tutorial.manifest.translations
+            for language in tutorial.manifest.translations {
+                let document = tutorial.documents[language]!
+                statuses[language] = TranslationAudit.status(
+                    of: document, language: language, file: document.file, in: tutorial)
+            }
+            for language in extra where !tutorial.manifest.languages.contains(language) {
+                let file = loader.documentPath(tutorial: tutorial.id, language: language)
+                let document =
+                    try FileManager.default.fileExists(atPath: file)
+                    ? ContentLoader.document(
+                        try String(contentsOfFile: file, encoding: .utf8), file: file, language: language,
+                        manifest: tutorial.manifest) : nil
+                statuses[language] = TranslationAudit.status(
+                    of: document, language: language, file: file, in: tutorial)
+                languages.append(language)
+            }
+            return TutorialStatus(tutorial: tutorial, statuses: statuses, languages: languages)
+        }
+    }
+
+    /// Records that segments of `language` in `tutorial` still hold for the source as it is now
+    /// (`ids`, or every stale one when nil). Returns the ids confirmed.
+    public func confirm(_ ids: Set<String>?, language: String, tutorial id: String) throws -> [String] {
+        guard let entry = try status(tutorials: [id]).first else { return [] }
+        guard let status = entry.statuses[language] else {
+            throw DiagnosticError(
+                .error(
+                    "'\(id)' has no translation into '\(language)' (its languages: \(entry.tutorial.manifest.languages.joined(separator: ", ")))",
+                    at: SourceLocation(file: entry.tutorial.manifest.file, line: 1)))
+        }
+        let text = try String(contentsOfFile: status.file, encoding: .utf8)
+        let result = try Confirmation.confirm(
+            ids, language: language, in: entry.tutorial, statuses: entry.statuses, translationText: text)
+        try write(
+            [ContentChange(file: status.file, contents: result.translation)], memory: result.memory,
+            of: entry.tutorial, language: language)
+        return result.confirmed
+    }
+
+    /// Writes edited documents and the source memory: each document is read back as the
+    /// schema and the manifest require first; nothing is written unless all of them pass.
+    func write(_ changes: [ContentChange], memory: [String: String], of tutorial: Tutorial, language: String) throws {
+        for change in changes {
+            _ = try ContentLoader.document(
+                change.contents, file: change.file, language: language, manifest: tutorial.manifest)
+        }
+        let memoryFile = (tutorial.manifest.directory as NSString).appendingPathComponent(
+            ContentLoader.sourceMemoryFile)
+        var files = changes
+        if memory != tutorial.sourceMemory || !FileManager.default.fileExists(atPath: memoryFile) {
+            files.append(ContentChange(file: memoryFile, contents: SourceMemory.encode(memory)))
+        }
+        for file in files where (try? String(contentsOfFile: file.file, encoding: .utf8)) != file.contents {
+            try OutputFiles.write(Data(file.contents.utf8), to: file.file)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+/// How far one language's document keeps up with the source: each translatable segment of
+/// the source, whether the translation has it and from which version of the source it was made.
+public struct TranslationStatus: Sendable, Hashable {
+    /// The translation's language.
+    public var language: String
+    /// The translation's file (it may not exist yet).
+    public var file: String
+    /// One entry per source segment in reading order, then translation segments the source no longer has.
+    public var segments: [SegmentStatus]
+
+    /// Creates a status.
+    public init(language: String, file: String, segments: [SegmentStatus]) {
+        self.language = language
+        self.file = file
+        self.segments = segments
+    }
+
+    /// Segments translated from the source as it is now.
+    public var translated: Int { count(.current) }
+    /// Segments translated from an earlier version of the source (or from an unknown one).
+    public var stale: Int { count(.stale) }
+    /// Source segments the translation does not have.
+    public var missing: Int { count(.missing) }
+    /// Translation segments whose source segment is gone.
+    public var extra: Int { count(.extra) }
+    /// The source's segments.
+    public var total: Int { translated + stale + missing }
+    /// The share of the source's segments that are translated and current, 0–100.
+    public var percent: Double { total == 0 ? 100 : Double(translated) * 100 / Double(total) }
+
+    private func count(_ state: SegmentStatus.State) -> Int { segments.count { $0.state == state } }
+
+    /// The stale segment at `location` in the translation, if there is one.
+    public func staleSegment(at location: SourceLocation) -> SegmentStatus? {
+        segments.first { $0.state == .stale && $0.location == location }
+    }
+}
+
+/// One translatable segment as a translation stands against its source.
+public struct SegmentStatus: Sendable, Hashable {
+    /// Where a translation stands.
+    public enum State: String, Sendable, Hashable, Codable {
+        /// Translated from the source segment as it is now.
+        case current
+        /// Translated from another version of the source segment.
+        case stale
+        /// Not translated.
+        case missing
+        /// In the translation only: the source no longer has it.
+        case extra
+    }
+
+    /// The segment's id in the source (`intro/2`, `trip/title`, `trip/4`, `trip/trip-code`), the
+    /// same in XLIFF; for an extra segment, its position in the translation.
+    public var id: String
+    /// What kind of element it is.
+    public var kind: SegmentKind
+    /// Where the translation stands.
+    public var state: State
+    /// The source segment, nil when extra.
+    public var source: SegmentText?
+    /// The translation's segment, nil when missing.
+    public var translation: SegmentText?
+    /// For a stale segment: the source text the translation was made from, when it is known.
+    public var previousSource: String?
+
+    /// Creates a segment status.
+    public init(
+        id: String, kind: SegmentKind, state: State, source: SegmentText?, translation: SegmentText?,
+        previousSource: String? = nil
+    ) {
+        self.id = id
+        self.kind = kind
+        self.state = state
+        self.source = source
+        self.translation = translation
+        self.previousSource = previousSource
+    }
+
+    /// Where the translation's segment is, or nil when it is missing.
+    public var location: SourceLocation? { translation?.location }
+}
+
+/// The kinds of translatable segments.
+public enum SegmentKind: String, Sendable, Hashable, Codable {
+    /// A step's title.
+    case title
+    /// A paragraph, also inside a note.
+    case paragraph
+    /// A heading inside a step.
+    case heading
+    /// An item of a list.
+    case item
+    /// A listing's comments and string literals.
+    case listing
+}
+
+/// A segment's text in one document: canonical markup (or a listing's comments and strings,
+/// one per line), its hash, the hash the translation recorded, and where it is.
+public struct SegmentText: Sendable, Hashable {
+    /// The text with inline markup as XML (`Use <code>bind</code>.`); for a listing, each
+    /// comment and string-literal segment on a line of its own.
+    public var text: String
+    /// The hash of `text` (see `src-hash` in the schema).
+    public var hash: String
+    /// In a translation, the `src-hash` it recorded.
+    public var recordedHash: String?
+    /// Where the element starts.
+    public var location: SourceLocation
+
+    /// Creates a segment text.
+    public init(text: String, hash: String, recordedHash: String?, location: SourceLocation) {
+        self.text = text
+        self.hash = hash
+        self.recordedHash = recordedHash
+        self.location = location
+    }
+}

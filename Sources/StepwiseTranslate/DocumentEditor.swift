@@ -1,0 +1,145 @@
+import Foundation
+import StepwiseModel
+
+/// Edits a tutorial document in place, byte by byte: everything not edited stays exactly as
+/// written (formatting, entities, comments), so a file that gets no change is written back identical.
+///
+/// Elements are found at the locations the parser reported (line and column of `<name`);
+/// the edits are the text of a prose element, a listing's comments and strings, and a
+/// `src-hash` attribute.
+public struct DocumentEditor {
+    /// The file being edited.
+    public let file: String
+    private let bytes: [UInt8]
+    private var lineStarts: [Int]
+    private var edits: [(range: Range<Int>, replacement: [UInt8])] = []
+
+    /// Starts editing `text`, which was read from `file`.
+    public init(file: String, text: String) {
+        self.file = file
+        self.bytes = Array(text.utf8)
+        var starts = [0]
+        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }
+        self.lineStarts = starts
+    }
+
+    /// The text with every edit made.
+    public var result: String {
+        var result = bytes
+        for edit in edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+            result.replaceSubrange(edit.range, with: edit.replacement)
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// Whether any edit was made that changes the text.
+    public var hasChanges: Bool { edits.contains { Array(bytes[$0.range]) != $0.replacement } }
+
+    /// Sets the element's `src-hash` attribute, adding it after the element's name when it has none.
+    public mutating func setSourceHash(_ hash: String, ofElementAt location: SourceLocation) throws(DiagnosticError) {
+        let tag = try startTag(at: location)
+        let attribute = Array(" src-hash=\"".utf8)
+        if let found = tag.range.firstRange(in: bytes, of: attribute) {
+            let valueStart = found.upperBound
+            guard let valueEnd = bytes[valueStart..<tag.range.upperBound].firstIndex(of: UInt8(ascii: "\"")) else {
+                throw DiagnosticError(.error("cannot read the src-hash attribute", at: location))
+            }
+            edits.append((valueStart..<valueEnd, Array(hash.utf8)))
+        } else {
+            let nameEnd = tag.range.lowerBound + 1 + tag.name.utf8.count
+            edits.append((nameEnd..<nameEnd, Array(" src-hash=\"\(hash)\"".utf8)))
+        }
+    }
+
+    /// Replaces everything between the element's start and end tags with `xml`.
+    public mutating func replaceContent(ofElementAt location: SourceLocation, with xml: String) throws(DiagnosticError)
+    {
+        let content = try self.content(at: location)
+        edits.append((content, Array(xml.utf8)))
+    }
+
+    /// The text between the element's start and end tags, as written.
+    public func content(ofElementAt location: SourceLocation) throws(DiagnosticError) -> String {
+        String(decoding: bytes[try content(at: location)], as: UTF8.self)
+    }
+
+    /// Replaces the comments and string-literal segments of `listing` (as read from this
+    /// file) with `texts`, one per piece of `ListingText(listing)`, in place.
+    public mutating func replacePieces(of listing: Listing, with texts: [String]) throws(DiagnosticError) {
+        let pieces = ListingText(listing).pieces
+        guard pieces.count == texts.count else {
+            throw DiagnosticError(
+                .error(
+                    "listing '\(listing.id)' has \(pieces.count) comments and strings, not \(texts.count)",
+                    at: listing.location))
+        }
+        for (piece, text) in zip(pieces, texts) where piece.text != text {
+            let line = listing.lines[piece.line].location
+            let start = try offset(of: line) + piece.utf8Start
+            edits.append((start..<start + piece.text.utf8.count, Array(text.utf8)))
+        }
+    }
+
+    // MARK: Finding elements
+
+    private func offset(of location: SourceLocation) throws(DiagnosticError) -> Int {
+        guard location.line >= 1, location.line <= lineStarts.count else {
+            throw DiagnosticError(.error("no such line in \(file)", at: location))
+        }
+        let start = lineStarts[location.line - 1]
+        let end = location.line < lineStarts.count ? lineStarts[location.line] : bytes.count
+        let line = String(decoding: bytes[start..<end], as: UTF8.self)
+        let prefix = line.unicodeScalars.prefix(max(0, location.column - 1))
+        return start + String(String.UnicodeScalarView(prefix)).utf8.count
+    }
+
+    private func startTag(at location: SourceLocation) throws(DiagnosticError) -> (name: String, range: Range<Int>) {
+        let start = try offset(of: location)
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "<") else {
+            throw DiagnosticError(.error("no element starts here", at: location))
+        }
+        var nameEnd = start + 1
+        while nameEnd < bytes.count,
+            ![UInt8(ascii: " "), UInt8(ascii: ">"), UInt8(ascii: "/"), 10, 9].contains(bytes[nameEnd])
+        {
+            nameEnd += 1
+        }
+        var quote: UInt8?
+        var index = nameEnd
+        while index < bytes.count {
+            let byte = bytes[index]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                return (String(decoding: bytes[(start + 1)..<nameEnd], as: UTF8.self), start..<(index + 1))
+            }
+            index += 1
+        }
+        throw DiagnosticError(.error("the start tag never ends", at: location))
+    }
+
+    private func content(at location: SourceLocation) throws(DiagnosticError) -> Range<Int> {
+        let tag = try startTag(at: location)
+        // Prose elements and listings never contain an element of their own name.
+        let closing = Array("</\(tag.name)>".utf8)
+        guard let end = (tag.range.upperBound..<bytes.count).firstRange(in: bytes, of: closing) else {
+            throw DiagnosticError(.error("<\(tag.name)> is never closed", at: location))
+        }
+        return tag.range.upperBound..<end.lowerBound
+    }
+}
+
+extension Range where Bound == Int {
+    /// The first range within `self` where `bytes` holds `needle`.
+    fileprivate func firstRange(in bytes: [UInt8], of needle: [UInt8]) -> Range<Int>? {
+        guard !needle.isEmpty, count >= needle.count else { return nil }
+        var index = lowerBound
+        while index + needle.count <= upperBound {
+            if bytes[index..<(index + needle.count)].elementsEqual(needle) { return index..<(index + needle.count) }
+            index += 1
+        }
+        return nil
+    }
+}

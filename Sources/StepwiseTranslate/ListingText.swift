@@ -1,0 +1,83 @@
+import StepwiseModel
+import SwiftParser
+import SwiftSyntax
+
+/// The translatable text of a listing: its comments and the text of its string literals, in
+/// the order they appear, each with its place in the listing.
+public struct ListingText: Sendable, Hashable {
+    /// One comment or string-literal segment.
+    public struct Piece: Sendable, Hashable {
+        /// Whether it is a comment or a string literal's text.
+        public enum Kind: String, Sendable, Hashable { case comment, string }
+        /// Comment or string.
+        public var kind: Kind
+        /// The text: a comment without its `//`, `///` or `/* */` and surrounding spaces; a string
+        /// literal's segment as written in the code (escapes included).
+        public var text: String
+        /// The line in the listing (0-based index into `Listing.lines`).
+        public var line: Int
+        /// The UTF-8 offset in that line's code where `text` starts.
+        public var utf8Start: Int
+    }
+
+    /// The pieces in source order.
+    public var pieces: [Piece]
+
+    /// Reads the comments and string literals of `listing`.
+    public init(_ listing: Listing) {
+        let code = listing.code
+        let tree = Parser.parse(source: code)
+        let converter = SourceLocationConverter(fileName: "listing.swift", tree: tree)
+        var pieces: [Piece] = []
+        func add(_ kind: Piece.Kind, _ text: Substring, at position: AbsolutePosition) {
+            let location = converter.location(for: position)
+            pieces.append(
+                Piece(kind: kind, text: String(text), line: location.line - 1, utf8Start: location.column - 1))
+        }
+        for token in tree.tokens(viewMode: .sourceAccurate) {
+            var position = token.position
+            for piece in token.leadingTrivia {
+                if let comment = Self.comment(piece) {
+                    add(.comment, comment.text, at: position.advanced(by: comment.offset))
+                }
+                position += piece.sourceLength
+            }
+            if case .stringSegment = token.tokenKind, !token.text.isEmpty {
+                add(.string, Substring(token.text), at: token.positionAfterSkippingLeadingTrivia)
+            }
+            position = token.endPositionBeforeTrailingTrivia
+            for piece in token.trailingTrivia {
+                if let comment = Self.comment(piece) {
+                    add(.comment, comment.text, at: position.advanced(by: comment.offset))
+                }
+                position += piece.sourceLength
+            }
+        }
+        self.pieces = pieces
+    }
+
+    /// The canonical text: one piece per line, comments marked `//`, strings quoted.
+    public var canonical: String {
+        pieces.map { $0.kind == .comment ? "// " + $0.text : "\"" + $0.text + "\"" }.joined(separator: "\n")
+    }
+
+    /// A comment's words and their UTF-8 offset in the trivia piece, without the comment markers.
+    private static func comment(_ piece: TriviaPiece) -> (text: Substring, offset: Int)? {
+        let raw: String
+        let markers: (open: String, close: String)
+        switch piece {
+        case .lineComment(let text): (raw, markers) = (text, ("//", ""))
+        case .docLineComment(let text): (raw, markers) = (text, ("///", ""))
+        case .blockComment(let text): (raw, markers) = (text, ("/*", "*/"))
+        case .docBlockComment(let text): (raw, markers) = (text, ("/**", "*/"))
+        default: return nil
+        }
+        // Region markers are structure, not words.
+        if RegionMarker(line: raw) != nil { return nil }
+        var body = Substring(raw).dropFirst(markers.open.count).dropLast(markers.close.count)
+        body = body.drop { $0 == " " }
+        while body.last == " " { body = body.dropLast() }
+        guard !body.isEmpty else { return nil }
+        return (body, raw.utf8.distance(from: raw.startIndex, to: body.startIndex))
+    }
+}

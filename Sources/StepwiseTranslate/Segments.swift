@@ -1,0 +1,89 @@
+import Crypto
+import Foundation
+import StepwiseModel
+
+/// A translatable segment of one document, or an anchor (a listing or output, which every
+/// language has under the same id) that keeps the segments around it aligned.
+public struct Segment: Sendable, Hashable {
+    /// The segment's kind; nil for an anchor with no words to translate.
+    public var kind: SegmentKind?
+    /// A listing's or output's id: such segments are aligned by id, not by text.
+    public var anchor: String?
+    /// The text, its hash and where it is.
+    public var text: SegmentText
+    /// Whether translators translate it (`its:translate`).
+    public var translate: Bool
+    /// `its:locNote`, for translators.
+    public var note: String?
+}
+
+/// The segments of a document, grouped by the intro and the steps.
+public struct DocumentSegments: Sendable, Hashable {
+    /// A run of segments that is aligned as a whole: the intro, or one step.
+    public struct Container: Sendable, Hashable {
+        /// `intro` or the step's id.
+        public var id: String
+        /// Its segments and anchors in reading order.
+        public var segments: [Segment]
+    }
+
+    /// The containers in reading order.
+    public var containers: [Container]
+
+    /// Splits `document` into segments.
+    public init(_ document: TutorialDocument) {
+        var containers = [Container(id: "intro", segments: document.intro.flatMap(Self.segments))]
+        for step in document.steps {
+            let title = Self.prose(.title, step.title, step.titleTranslation)
+            containers.append(Container(id: step.id, segments: [title] + step.blocks.flatMap(Self.segments)))
+        }
+        self.containers = containers
+    }
+
+    /// The segments of `id`, or none.
+    public func container(_ id: String) -> [Segment] { containers.first { $0.id == id }?.segments ?? [] }
+
+    private static func segments(_ block: Block) -> [Segment] {
+        switch block {
+        case .paragraph(let inlines, let its): return [prose(.paragraph, inlines, its)]
+        case .heading(let inlines, let its): return [prose(.heading, inlines, its)]
+        case .list(_, let items, _): return items.map { prose(.item, $0.inlines, $0.translation) }
+        case .note(_, let blocks, _): return blocks.flatMap(segments)
+        case .listing(let listing):
+            let text = ListingText(listing).canonical
+            return [
+                Segment(
+                    kind: text.isEmpty ? nil : .listing, anchor: listing.id,
+                    text: SegmentText(
+                        text: text, hash: SegmentHash.of(text), recordedHash: listing.translation.sourceHash,
+                        location: listing.location),
+                    translate: listing.translation.translate, note: listing.translation.note)
+            ]
+        case .output(let output):
+            return [
+                Segment(
+                    kind: nil, anchor: output.id,
+                    text: SegmentText(text: "", hash: "", recordedHash: nil, location: output.location),
+                    translate: false, note: nil)
+            ]
+        }
+    }
+
+    private static func prose(_ kind: SegmentKind, _ inlines: [Inline], _ its: Translation) -> Segment {
+        let text = InlineMarkup.xml(inlines)
+        return Segment(
+            kind: kind, anchor: nil,
+            text: SegmentText(
+                text: text, hash: SegmentHash.of(text), recordedHash: its.sourceHash, location: its.location),
+            translate: its.translate, note: its.note)
+    }
+}
+
+/// The hash a translation records of the source segment it was made from: the first 16 hex
+/// digits of the SHA-256 of the segment's canonical text.
+public enum SegmentHash {
+    /// The hash of `text`.
+    public static func of(_ text: String) -> String {
+        SHA256.hash(data: Data(text.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+    }
+}

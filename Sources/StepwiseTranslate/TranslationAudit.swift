@@ -1,0 +1,83 @@
+import StepwiseModel
+
+/// The stage after the language check: finds, for each translation, which segments are
+/// current, which are stale (translated from another version of the source), which are
+/// missing and which the source no longer has.
+public struct TranslationAudit: Stage, Sendable {
+    /// Creates the stage.
+    public init() {}
+
+    /// `audit translations`.
+    public var name: String { "audit translations" }
+
+    /// The tutorials with `translations` filled in for every translation.
+    public func run(_ input: [CheckedTutorial]) async throws -> [CheckedTutorial] {
+        input.map { checked in
+            var checked = checked
+            let tutorial = checked.tutorial
+            for language in tutorial.manifest.translations {
+                guard let document = tutorial.documents[language] else { continue }
+                checked.translations[language] = Self.status(
+                    of: document, language: language, file: document.file, in: tutorial)
+            }
+            return checked
+        }
+    }
+
+    /// How `document` (nil when the language has no file yet) stands against the tutorial's source.
+    public static func status(
+        of document: TutorialDocument?, language: String, file: String, in tutorial: Tutorial
+    ) -> TranslationStatus {
+        let source = DocumentSegments(tutorial.source)
+        let translation = document.map(DocumentSegments.init)
+        var statuses: [SegmentStatus] = []
+        for container in source.containers {
+            var ids = SegmentIDs(container: container.id)
+            let pairs = Alignment.align(
+                source: container.segments.filter(\.translate),
+                translation: translation?.container(container.id).filter(\.translate) ?? [])
+            for pair in pairs {
+                switch (pair.source, pair.translation) {
+                case (let source?, let translated):
+                    guard let kind = source.kind else { continue }
+                    // A copy of the source's words that no one confirmed is not a translation yet.
+                    let untranslated =
+                        translated.map { $0.text.recordedHash == nil && $0.text.text == source.text.text } ?? true
+                    let state: SegmentStatus.State =
+                        untranslated ? .missing : translated?.text.recordedHash == source.text.hash ? .current : .stale
+                    statuses.append(
+                        SegmentStatus(
+                            id: ids.id(of: source), kind: kind, state: state, source: source.text,
+                            translation: translated?.text,
+                            previousSource: state == .stale
+                                ? translated?.text.recordedHash.flatMap { tutorial.sourceMemory[$0] } : nil))
+                case (nil, let translated?):
+                    guard let kind = translated.kind else { continue }
+                    statuses.append(
+                        SegmentStatus(
+                            id: "\(container.id)/extra-\(translated.text.location.line)", kind: kind, state: .extra,
+                            source: nil, translation: translated.text))
+                case (nil, nil): continue
+                }
+            }
+        }
+        return TranslationStatus(language: language, file: file, segments: statuses)
+    }
+}
+
+/// Segment ids within a container: `<container>/title`, `<container>/<listing id>`, and
+/// `<container>/<n>` for the n-th other segment of the source.
+struct SegmentIDs {
+    private let container: String
+    private var count = 0
+
+    init(container: String) { self.container = container }
+
+    /// The id of the next source segment of this container, asked for in reading order.
+    mutating func id(of segment: Segment) -> String {
+        if segment.kind == .title { return "\(container)/title" }
+        if let anchor = segment.anchor { return "\(container)/\(anchor)" }
+        count += 1
+        return "\(container)/\(count)"
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import Stepwise
+import StepwiseTranslate
+
+/// `build-docs status`: per tutorial and language, the translated, stale and missing segments.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show how far each translation keeps up with its source, segment by segment.",
+        discussion: """
+            A segment is a title, paragraph, heading, list item, or a listing's comments and strings. \
+            It is translated when it records the hash of the source text as it is now, stale when it \
+            was translated from another version, and missing when the translation lacks it. \
+            `report.json` carries the same figures.
+            """
+    )
+
+    @OptionGroup var paths: PathOptions
+
+    @Option(
+        name: .customLong("lang"),
+        help: ArgumentHelp(
+            "Also a language no manifest names yet (a new translation); repeatable.", valueName: "language"))
+    var languages: [String] = []
+
+    @Flag(name: .shortAndLong, help: "List every stale and missing segment, with what changed in the source.")
+    var verbose = false
+
+    func run() async throws {
+        let terminal = Terminal.standardError
+        do {
+            let entries = try TranslationDesk(content: paths.content).status(extra: languages)
+            for entry in entries {
+                print("\(entry.tutorial.id) (source: \(entry.tutorial.manifest.sourceLanguage))")
+                print("  language  translated  stale  missing  extra    done")
+                for language in entry.languages {
+                    let status = entry.statuses[language]!
+                    print(
+                        "  "
+                            + [
+                                language.padding(8), "\(status.translated)/\(status.total)".leftPadding(10),
+                                "\(status.stale)".leftPadding(5), "\(status.missing)".leftPadding(7),
+                                "\(status.extra)".leftPadding(5),
+                                String(format: "%6.1f %%", status.percent),
+                            ].joined(separator: "  "))
+                }
+                if verbose {
+                    for language in entry.languages { details(entry.statuses[language]!) }
+                }
+            }
+        } catch let error as DiagnosticError {
+            terminal.printDiagnostics(error.diagnostics)
+            throw ExitCode(65)
+        }
+    }
+
+    private func details(_ status: TranslationStatus) {
+        for segment in status.segments where segment.state != .current {
+            let location = (segment.translation ?? segment.source)?.location
+            let place = location.map { "\($0.file):\($0.line):\($0.column)" } ?? status.file
+            switch segment.state {
+            case .stale:
+                print("\(place): stale \(segment.id) (\(segment.kind.rawValue), \(status.language))")
+                if let source = segment.source {
+                    if let previous = segment.previousSource {
+                        print("    source changed since: \(WordDiff.describe(from: previous, to: source.text))")
+                    } else {
+                        print("    translated from an unknown version; the source now says: \(source.text)")
+                    }
+                }
+            case .missing:
+                print("\(place): missing \(segment.id) (\(segment.kind.rawValue)) in \(status.language)")
+            case .extra:
+                print("\(place): extra \(segment.kind.rawValue): the source no longer has it")
+            case .current: break
+            }
+        }
+    }
+}
+
+extension String {
+    fileprivate func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+    fileprivate func leftPadding(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+}
