@@ -47,7 +47,7 @@ let package = Package(
         .target(
             name: "StepwiseTranslate",
             dependencies: [
-                "StepwiseModel",
+                "StepwiseModel", "StepwiseParse", "CLibXML2",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),

@@ -2,9 +2,9 @@ import Foundation
 import StepwiseModel
 
 /// Writes under `Output/` so that a reader never sees a half-written file or folder.
-enum OutputFiles {
+public enum OutputFiles {
     /// Writes `data` to a temporary file beside `path`, then moves it into place.
-    static func write(_ data: Data, to path: String) throws {
+    public static func write(_ data: Data, to path: String) throws {
         do {
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

@@ -1,4 +1,5 @@
 import Foundation
+import StepwiseCheck
 import StepwiseModel
 import StepwiseParse
 import StepwiseTranslate
@@ -69,6 +70,89 @@ public struct TranslationDesk: Sendable {
             [ContentChange(file: status.file, contents: result.translation)], memory: result.memory,
             of: entry.tutorial, language: language)
         return result.confirmed
+    }
+
+    /// The XLIFF 2.0 document of each tutorial (or of `tutorials`) for `language`, by tutorial id.
+    public func export(language: String, tutorials ids: [String]? = nil) throws -> [(tutorial: String, xliff: String)] {
+        let loader = ContentLoader(contentDirectory: content)
+        return try loader.load(ids).map { tutorial in
+            if language == tutorial.manifest.sourceLanguage {
+                throw DiagnosticError(
+                    .error(
+                        "'\(language)' is the source language of \(tutorial.id); export a translation",
+                        at: SourceLocation(file: tutorial.manifest.file, line: 1)))
+            }
+            var document = tutorial.documents[language]
+            let file = loader.documentPath(tutorial: tutorial.id, language: language)
+            if document == nil, FileManager.default.fileExists(atPath: file) {
+                document = try ContentLoader.document(
+                    try String(contentsOfFile: file, encoding: .utf8), file: file, language: language,
+                    manifest: tutorial.manifest)
+            }
+            return (tutorial.id, XLIFFExport.document(of: tutorial, language: language, translation: document))
+        }
+    }
+
+    /// What an import did.
+    public struct ImportResult: Sendable {
+        /// The translation file.
+        public var file: String
+        /// Units whose text changed.
+        public var changed: Int
+        /// Units that now record the source's current hash.
+        public var confirmed: Int
+    }
+
+    /// Merges the translated XLIFF file at `path` into its tutorial's translation. The result
+    /// must still follow the schema and keep the source's code token for token; otherwise
+    /// nothing is written.
+    public func importXLIFF(_ path: String) throws -> ImportResult {
+        let contents: Data
+        do {
+            contents = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw DiagnosticError(.error("cannot read the file", at: SourceLocation(file: path, line: 1)))
+        }
+        let xliff = try XLIFFImport.read(file: path, contents: contents)
+        let loader = ContentLoader(contentDirectory: content)
+        guard try loader.tutorialIDs().contains(xliff.tutorialID) else {
+            throw DiagnosticError(
+                .error("no tutorial '\(xliff.tutorialID)' in \(content)", at: xliff.tutorialLocation))
+        }
+        let tutorial = try loader.load([xliff.tutorialID])[0]
+        let manifest = tutorial.manifest
+        guard xliff.sourceLanguage == manifest.sourceLanguage else {
+            throw DiagnosticError(
+                .error(
+                    "srcLang is '\(xliff.sourceLanguage)' but \(tutorial.id) is written in '\(manifest.sourceLanguage)'",
+                    at: SourceLocation(file: path, line: 2)))
+        }
+        guard let language = xliff.targetLanguage, manifest.translations.contains(language) else {
+            throw DiagnosticError(
+                .error(
+                    "trgLang '\(xliff.targetLanguage ?? "")' is not a translation of \(tutorial.id) (its translations: \(manifest.translations.joined(separator: ", ")))",
+                    at: SourceLocation(file: path, line: 2)))
+        }
+        let document = tutorial.documents[language]!
+        let text = try String(contentsOfFile: document.file, encoding: .utf8)
+        let merge = try XLIFFImport.merge(xliff, into: tutorial, language: language, translation: document, text: text)
+        var updated = tutorial
+        updated.documents[language] = try ContentLoader.document(
+            merge.text, file: document.file, language: language, manifest: manifest)
+        _ = try LanguageCheck().check(updated)
+        let statuses = Dictionary(
+            uniqueKeysWithValues: manifest.translations.map { language in
+                (
+                    language,
+                    TranslationAudit.status(
+                        of: tutorial.documents[language], language: language, file: document.file, in: tutorial)
+                )
+            })
+        let memory = SourceMemory.updated(tutorial, statuses: statuses, restamped: [language: merge.confirmed])
+        try write(
+            [ContentChange(file: document.file, contents: merge.text)], memory: memory, of: tutorial,
+            language: language)
+        return ImportResult(file: document.file, changed: merge.changed, confirmed: merge.confirmed.count)
     }
 
     /// Writes edited documents and the source memory: each document is read back as the

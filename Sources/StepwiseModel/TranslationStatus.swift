@@ -50,7 +50,7 @@ public struct SegmentStatus: Sendable, Hashable {
         case extra
     }
 
-    /// The segment's id in the source (`intro/2`, `trip/title`, `trip/4`, `trip/trip-code`), the
+    /// The segment's id in the source (`intro.2`, `trip.title`, `trip.4`, `trip.trip-code`), the
     /// same in XLIFF; for an extra segment, its position in the translation.
     public var id: String
     /// What kind of element it is.

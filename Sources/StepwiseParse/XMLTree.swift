@@ -3,15 +3,15 @@ import Foundation
 import StepwiseModel
 
 /// A parsed XML file: libxml2's tree, freed with this object, and the file's lines for columns.
-final class XMLTree {
+public final class XMLTree {
     /// The file as the user named it.
-    let file: String
+    public let file: String
     private let document: xmlDocPtr
     private let lines: [Substring]
 
     /// Parses `file` without fetching anything from the network and without expanding
     /// external entities; the first well-formedness error is thrown with its position.
-    init(file: String, contents: Data) throws(DiagnosticError) {
+    public init(file: String, contents: Data) throws(DiagnosticError) {
         self.file = file
         self.lines = String(decoding: contents, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         let collector = ErrorCollector(file: file)
@@ -35,10 +35,10 @@ final class XMLTree {
     deinit { xmlFreeDoc(document) }
 
     /// The document element.
-    var root: XMLElement? { xmlDocGetRootElement(document).map { XMLElement(node: $0, tree: self) } }
+    public var root: XMLElement? { xmlDocGetRootElement(document).map { XMLElement(node: $0, tree: self) } }
 
     /// Validates the document against `schema`; the first violation is thrown with its position.
-    func validate(against schema: RelaxNGSchema) throws(DiagnosticError) {
+    public func validate(against schema: RelaxNGSchema) throws(DiagnosticError) {
         let collector = ErrorCollector(file: file, lines: lines)
         let result: Int32 = collector.capture {
             let context = xmlRelaxNGNewValidCtxt(schema.schema)
@@ -61,13 +61,13 @@ final class XMLTree {
 }
 
 /// A RELAX NG schema compiled by libxml2.
-final class RelaxNGSchema: @unchecked Sendable {
+public final class RelaxNGSchema: @unchecked Sendable {
     /// The schema's file name, for messages.
     let name: String
     fileprivate let schema: xmlRelaxNGPtr
 
     /// Compiles the schema at `url`. The schemas ship with Stepwise, so failure is a bug.
-    init(url: URL) {
+    public init(url: URL) {
         name = url.lastPathComponent
         let context = xmlRelaxNGNewParserCtxt(url.path)
         defer { xmlRelaxNGFreeParserCtxt(context) }
@@ -156,18 +156,18 @@ private final class ErrorCollector {
 }
 
 /// An element of an `XMLTree`; valid while the tree lives.
-struct XMLElement {
+public struct XMLElement {
     fileprivate let node: xmlNodePtr
     let tree: XMLTree
 
     /// The element's local name.
-    var name: String { String(cString: node.pointee.name) }
+    public var name: String { String(cString: node.pointee.name) }
 
     /// The line the start tag is on.
-    var line: Int { Int(xmlGetLineNo(node)) }
+    public var line: Int { Int(xmlGetLineNo(node)) }
 
     /// Where the start tag begins.
-    var location: SourceLocation {
+    public var location: SourceLocation {
         // Elements of the same name earlier on the same line (<li>a</li><li>b</li>) come first.
         var occurrence = 0
         var sibling = node.pointee.prev
@@ -185,25 +185,25 @@ struct XMLElement {
     }
 
     /// Where attribute `name` is written, or the element's start when it is on another line.
-    func location(ofAttribute name: String) -> SourceLocation {
+    public func location(ofAttribute name: String) -> SourceLocation {
         SourceLocation(file: tree.file, line: line, column: tree.column(of: name + "=", onLine: line))
     }
 
     /// An attribute without a namespace.
-    func attribute(_ name: String) -> String? { string(xmlGetNoNsProp(node, name)) }
+    public func attribute(_ name: String) -> String? { string(xmlGetNoNsProp(node, name)) }
 
     /// An attribute in `namespace` (ITS, `xml:`).
-    func attribute(_ name: String, namespace: String) -> String? { string(xmlGetNsProp(node, name, namespace)) }
+    public func attribute(_ name: String, namespace: String) -> String? { string(xmlGetNsProp(node, name, namespace)) }
 
     /// The child elements.
-    var elements: [XMLElement] { children.compactMap { if case .element(let element) = $0 { element } else { nil } } }
+    public var elements: [XMLElement] { children.compactMap { if case .element(let element) = $0 { element } else { nil } } }
 
     /// The first child element called `name`.
-    func element(_ name: String) -> XMLElement? { elements.first { $0.name == name } }
+    public func element(_ name: String) -> XMLElement? { elements.first { $0.name == name } }
 
     /// The child nodes that matter: elements and text (CDATA included); comments and
     /// processing instructions are dropped.
-    var children: [XMLChild] {
+    public var children: [XMLChild] {
         var result: [XMLChild] = []
         var child = node.pointee.children
         while let current = child {
@@ -222,7 +222,7 @@ struct XMLElement {
     }
 
     /// All text inside the element, markup removed.
-    var text: String { string(xmlNodeGetContent(node)) ?? "" }
+    public var text: String { string(xmlNodeGetContent(node)) ?? "" }
 
     private func string(_ pointer: UnsafeMutablePointer<xmlChar>?) -> String? {
         guard let pointer else { return nil }
@@ -232,13 +232,17 @@ struct XMLElement {
 }
 
 /// A child node of an element.
-enum XMLChild {
+public enum XMLChild {
+    /// An element.
     case element(XMLElement)
+    /// Text, or a CDATA section, and the line it starts on.
     case text(String, line: Int, isCDATA: Bool)
 }
 
 /// XML's namespaces that Stepwise reads attributes from.
-enum Namespace {
-    static let its = "http://www.w3.org/2005/11/its"
-    static let xml = "http://www.w3.org/XML/1998/namespace"
+public enum Namespace {
+    /// ITS 2.0.
+    public static let its = "http://www.w3.org/2005/11/its"
+    /// The `xml:` prefix.
+    public static let xml = "http://www.w3.org/XML/1998/namespace"
 }

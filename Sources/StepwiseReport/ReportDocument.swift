@@ -90,7 +90,7 @@ public struct TranslationReport: Codable, Sendable, Equatable {
 
 /// A segment that needs a translator.
 public struct PendingSegment: Codable, Sendable, Equatable {
-    /// The segment's id (`trip/4`).
+    /// The segment's id (`trip.4`).
     public var id: String
     /// `stale`, `missing` or `extra`.
     public var state: String

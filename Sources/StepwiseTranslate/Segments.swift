@@ -15,6 +15,10 @@ public struct Segment: Sendable, Hashable {
     public var translate: Bool
     /// `its:locNote`, for translators.
     public var note: String?
+    /// The prose, for a title, paragraph, heading or item.
+    public var inlines: [Inline]?
+    /// The listing, for a listing.
+    public var listing: Listing?
 }
 
 /// The segments of a document, grouped by the intro and the steps.
@@ -57,7 +61,7 @@ public struct DocumentSegments: Sendable, Hashable {
                     text: SegmentText(
                         text: text, hash: SegmentHash.of(text), recordedHash: listing.translation.sourceHash,
                         location: listing.location),
-                    translate: listing.translation.translate, note: listing.translation.note)
+                    translate: listing.translation.translate, note: listing.translation.note, listing: listing)
             ]
         case .output(let output):
             return [
@@ -75,7 +79,7 @@ public struct DocumentSegments: Sendable, Hashable {
             kind: kind, anchor: nil,
             text: SegmentText(
                 text: text, hash: SegmentHash.of(text), recordedHash: its.sourceHash, location: its.location),
-            translate: its.translate, note: its.note)
+            translate: its.translate, note: its.note, inlines: inlines)
     }
 }
 

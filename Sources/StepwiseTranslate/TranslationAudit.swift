@@ -28,9 +28,26 @@ public struct TranslationAudit: Stage, Sendable {
     public static func status(
         of document: TutorialDocument?, language: String, file: String, in tutorial: Tutorial
     ) -> TranslationStatus {
+        TranslationStatus(
+            language: language, file: file, segments: align(document, in: tutorial).map(\.status))
+    }
+
+    /// A source segment and its translation, paired, with where the translation stands.
+    public struct AlignedSegment: Sendable {
+        /// The status.
+        public var status: SegmentStatus
+        /// The source segment; nil when extra.
+        public var source: Segment?
+        /// The translation's segment; nil when missing.
+        public var translation: Segment?
+    }
+
+    /// Every translatable segment of the source paired with `document`'s, in reading order,
+    /// then the translation's segments the source no longer has.
+    public static func align(_ document: TutorialDocument?, in tutorial: Tutorial) -> [AlignedSegment] {
         let source = DocumentSegments(tutorial.source)
         let translation = document.map(DocumentSegments.init)
-        var statuses: [SegmentStatus] = []
+        var result: [AlignedSegment] = []
         for container in source.containers {
             var ids = SegmentIDs(container: container.id)
             let pairs = Alignment.align(
@@ -45,28 +62,29 @@ public struct TranslationAudit: Stage, Sendable {
                         translated.map { $0.text.recordedHash == nil && $0.text.text == source.text.text } ?? true
                     let state: SegmentStatus.State =
                         untranslated ? .missing : translated?.text.recordedHash == source.text.hash ? .current : .stale
-                    statuses.append(
-                        SegmentStatus(
-                            id: ids.id(of: source), kind: kind, state: state, source: source.text,
-                            translation: translated?.text,
-                            previousSource: state == .stale
-                                ? translated?.text.recordedHash.flatMap { tutorial.sourceMemory[$0] } : nil))
+                    let status = SegmentStatus(
+                        id: ids.id(of: source), kind: kind, state: state, source: source.text,
+                        translation: translated?.text,
+                        previousSource: state == .stale
+                            ? translated?.text.recordedHash.flatMap { tutorial.sourceMemory[$0] } : nil)
+                    result.append(AlignedSegment(status: status, source: source, translation: translated))
                 case (nil, let translated?):
                     guard let kind = translated.kind else { continue }
-                    statuses.append(
-                        SegmentStatus(
-                            id: "\(container.id)/extra-\(translated.text.location.line)", kind: kind, state: .extra,
-                            source: nil, translation: translated.text))
+                    let status = SegmentStatus(
+                        id: "\(container.id).extra-\(translated.text.location.line)", kind: kind, state: .extra,
+                        source: nil, translation: translated.text)
+                    result.append(AlignedSegment(status: status, source: nil, translation: translated))
                 case (nil, nil): continue
                 }
             }
         }
-        return TranslationStatus(language: language, file: file, segments: statuses)
+        return result
     }
 }
 
-/// Segment ids within a container: `<container>/title`, `<container>/<listing id>`, and
-/// `<container>/<n>` for the n-th other segment of the source.
+/// Segment ids within a container: `<container>.title`, `<container>.<listing id>`, and
+/// `<container>.<n>` for the n-th other segment of the source (XML name tokens, as XLIFF's
+/// unit ids must be).
 struct SegmentIDs {
     private let container: String
     private var count = 0
@@ -75,9 +93,9 @@ struct SegmentIDs {
 
     /// The id of the next source segment of this container, asked for in reading order.
     mutating func id(of segment: Segment) -> String {
-        if segment.kind == .title { return "\(container)/title" }
-        if let anchor = segment.anchor { return "\(container)/\(anchor)" }
+        if segment.kind == .title { return "\(container).title" }
+        if let anchor = segment.anchor { return "\(container).\(anchor)" }
         count += 1
-        return "\(container)/\(count)"
+        return "\(container).\(count)"
     }
 }

@@ -14,7 +14,10 @@ struct BuildDocs: AsyncParsableCommand {
               Output/site         a web site per language
               Output/report.json  what was verified, where from, how long it took
             """,
-        subcommands: [BuildCommand.self, CheckCommand.self, StatusCommand.self, ConfirmCommand.self],
+        subcommands: [
+            BuildCommand.self, CheckCommand.self, StatusCommand.self, ConfirmCommand.self, ExportCommand.self,
+            ImportCommand.self,
+        ],
         defaultSubcommand: BuildCommand.self
     )
 }

@@ -1,0 +1,91 @@
+import StepwiseModel
+
+/// Inline markup as XLIFF sees it: text to translate, and codes the translator moves but
+/// never edits. Inline code and terms (`its:translate="no"`) are standalone placeholders
+/// (`<ph>`); emphasis, strong text and links are paired codes (`<pc>`) around translatable text.
+struct Placeholders {
+    /// A piece of a segment's content in XLIFF terms.
+    indirect enum Piece: Equatable {
+        case text(String)
+        /// A standalone code: its id and its original data (the tutorial's markup).
+        case placeholder(id: String, data: String)
+        /// A paired code: its id, the original data of its start and end, and the content.
+        case paired(id: String, start: String, end: String, [Piece])
+    }
+
+    /// The markup of a standalone code, as original data.
+    static func data(of inline: Inline) -> String? {
+        switch inline {
+        case .code, .term: InlineMarkup.xml([inline])
+        default: nil
+        }
+    }
+
+    /// The start and end markup of a paired code.
+    static func pairData(of inline: Inline) -> (start: String, end: String)? {
+        switch inline {
+        case .emphasis: ("<em>", "</em>")
+        case .strong: ("<strong>", "</strong>")
+        case .link(let href, _): ("<link href=\"\(InlineMarkup.escape(href, quotes: true))\">", "</link>")
+        default: nil
+        }
+    }
+
+    private var next = 0
+    /// Ids of the source's codes by their data, in order of use.
+    private var available: [String: [String]]
+    private let prefix: String
+
+    /// Numbers the codes of the source segment.
+    init() {
+        available = [:]
+        prefix = ""
+    }
+
+    /// Numbers the codes of a translation the way `source` numbered its own: the same code gets
+    /// the same id; a code the source does not have gets an id of its own (`t1`, `t2`, …).
+    init(matching source: [Piece]) {
+        var ids: [String: [String]] = [:]
+        func collect(_ pieces: [Piece]) {
+            for piece in pieces {
+                switch piece {
+                case .text: break
+                case .placeholder(let id, let data): ids[data, default: []].append(id)
+                case .paired(let id, let start, let end, let inner):
+                    ids[start + end, default: []].append(id)
+                    collect(inner)
+                }
+            }
+        }
+        collect(source)
+        available = ids
+        prefix = "t"
+    }
+
+    /// The pieces of `inlines`.
+    mutating func pieces(_ inlines: [Inline]) -> [Piece] {
+        inlines.map { inline in
+            if let data = Self.data(of: inline) { return .placeholder(id: id(for: data), data: data) }
+            if let (start, end) = Self.pairData(of: inline) {
+                let id = id(for: start + end)
+                let inner: [Inline]
+                switch inline {
+                case .emphasis(let content), .strong(let content), .link(_, let content): inner = content
+                default: inner = []
+                }
+                return .paired(id: id, start: start, end: end, pieces(inner))
+            }
+            return .text(inline.plainText)
+        }
+    }
+
+    private mutating func id(for data: String) -> String {
+        if var ids = available[data], !ids.isEmpty {
+            let id = ids.removeFirst()
+            available[data] = ids
+            return id
+        }
+        next += 1
+        return prefix + String(next)
+    }
+}

@@ -1,0 +1,335 @@
+import Foundation
+import StepwiseModel
+import StepwiseParse
+
+/// Reads a translated XLIFF 2.0 file and merges it into a translation, in memory: the
+/// changed prose and listing comments, and the source hash of every unit the translator
+/// marked done. Anything wrong is refused with the unit's position, before anything is written.
+public enum XLIFFImport {
+    /// What an import changes.
+    public struct Merge: Sendable {
+        /// The tutorial.
+        public var tutorialID: String
+        /// The target language.
+        public var language: String
+        /// The translation's new text.
+        public var text: String
+        /// Units whose text changed.
+        public var changed: Int
+        /// Segment ids that now record the source's current hash.
+        public var confirmed: Set<String>
+    }
+
+    /// An XLIFF file as read: languages, the file's id and the units.
+    public struct Document: Sendable {
+        /// The XLIFF file.
+        public var file: String
+        /// `srcLang`.
+        public var sourceLanguage: String
+        /// `trgLang`.
+        public var targetLanguage: String?
+        /// The `<file>`'s id: the tutorial.
+        public var tutorialID: String
+        /// Where the `<file>` names it.
+        public var tutorialLocation: SourceLocation
+        var units: [Unit]
+    }
+
+    struct Unit: Sendable {
+        var id: String
+        var location: SourceLocation
+        var hash: String?
+        var data: [String: String]
+        var segments: [Segment]
+    }
+
+    struct Segment: Sendable {
+        var state: String?
+        var source: [Piece]
+        var target: [Piece]?
+        var targetLanguage: String?
+        var location: SourceLocation
+    }
+
+    indirect enum Piece: Sendable, Equatable {
+        case text(String)
+        case placeholder(id: String, dataRef: String?, canDelete: Bool)
+        case paired(id: String, start: String?, end: String?, canDelete: Bool, [Piece])
+    }
+
+    /// Reads and validates `contents` as XLIFF 2.0.
+    public static func read(file: String, contents: Data) throws(DiagnosticError) -> Document {
+        let tree = try XMLTree(file: file, contents: contents)
+        guard let root = tree.root, root.name == "xliff" else {
+            throw DiagnosticError(.error("not an XLIFF 2.0 file: the root element is not <xliff>", at: SourceLocation(file: file, line: 1)))
+        }
+        if let version = root.attribute("version"), version != "2.0" {
+            throw DiagnosticError(
+                .error("XLIFF \(version) is not XLIFF 2.0; export from Stepwise and translate that file", at: root.location(ofAttribute: "version")))
+        }
+        try tree.validate(against: ContentLoader.xliffSchema)
+        let files = root.elements.filter { $0.name == "file" }
+        guard files.count == 1, let fileElement = files.first else {
+            throw DiagnosticError(.error("an XLIFF file from Stepwise holds exactly one <file>, one tutorial", at: root.location))
+        }
+        var units: [Unit] = []
+        func collect(_ element: XMLElement) {
+            for child in element.elements {
+                if child.name == "group" { collect(child) }
+                guard child.name == "unit" else { continue }
+                let notes = child.element("notes")?.elements ?? []
+                var data: [String: String] = [:]
+                for entry in child.element("originalData")?.elements ?? [] { data[entry.attribute("id")!] = entry.text }
+                let segments = child.elements.filter { $0.name == "segment" || $0.name == "ignorable" }.map { segment in
+                    let target = segment.element("target")
+                    return Segment(
+                        state: segment.attribute("state"), source: pieces(segment.element("source")!),
+                        target: target.map(pieces), targetLanguage: target?.attribute("lang", namespace: Namespace.xml),
+                        location: (target ?? segment).location)
+                }
+                units.append(
+                    Unit(
+                        id: child.attribute("id")!, location: child.location,
+                        hash: notes.first { $0.attribute("category") == XLIFFExport.hashCategory }?.text,
+                        data: data, segments: segments))
+            }
+        }
+        collect(fileElement)
+        return Document(
+            file: file, sourceLanguage: root.attribute("srcLang")!, targetLanguage: root.attribute("trgLang"),
+            tutorialID: fileElement.attribute("id")!, tutorialLocation: fileElement.location(ofAttribute: "id"),
+            units: units)
+    }
+
+    private static func pieces(_ element: XMLElement) -> [Piece] {
+        element.children.flatMap { child -> [Piece] in
+            switch child {
+            case .text(let text, _, _): return [.text(text)]
+            case .element(let inner):
+                let canDelete = inner.attribute("canDelete") != "no"
+                switch inner.name {
+                case "ph": return [.placeholder(id: inner.attribute("id")!, dataRef: inner.attribute("dataRef"), canDelete: canDelete)]
+                case "pc":
+                    return [
+                        .paired(
+                            id: inner.attribute("id")!, start: inner.attribute("dataRefStart"),
+                            end: inner.attribute("dataRefEnd"), canDelete: canDelete, pieces(inner))
+                    ]
+                case "mrk": return pieces(inner)
+                case "cp":
+                    let scalar = inner.attribute("hex").flatMap { UInt32($0, radix: 16) }.flatMap(Unicode.Scalar.init)
+                    return scalar.map { [.text(String(Character($0)))] } ?? []
+                default: return [.placeholder(id: "<\(inner.name)>", dataRef: nil, canDelete: true)]
+                }
+            }
+        }
+    }
+
+    /// Merges `xliff` into the translation `text` of `tutorial`.
+    public static func merge(
+        _ xliff: Document, into tutorial: Tutorial, language: String, translation: TutorialDocument, text: String
+    ) throws(DiagnosticError) -> Merge {
+        let aligned = Dictionary(
+            TranslationAudit.align(translation, in: tutorial).map { ($0.status.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var editor = DocumentEditor(file: translation.file, text: text)
+        var problems: [Diagnostic] = []
+        var changed = 0
+        var confirmed = Set<String>()
+        for unit in xliff.units {
+            do throws(DiagnosticError) {
+                guard let segment = aligned[unit.id], let source = segment.source else {
+                    throw DiagnosticError(
+                        .error("unit '\(unit.id)': \(tutorial.id) has no segment with this id", at: unit.location))
+                }
+                guard unit.hash == source.text.hash else {
+                    throw DiagnosticError(
+                        .error(
+                            "unit '\(unit.id)' was exported from another version of the source; export again and carry the translation over",
+                            at: unit.location))
+                }
+                for part in unit.segments {
+                    if let declared = part.targetLanguage, declared != language {
+                        throw DiagnosticError(
+                            .error(
+                                "unit '\(unit.id)': the target's xml:lang is '\(declared)', not '\(language)'",
+                                at: part.location))
+                    }
+                }
+                let targets = unit.segments.compactMap(\.target)
+                guard !targets.isEmpty, targets.count == unit.segments.count else { continue }
+                guard let current = segment.translation else {
+                    throw DiagnosticError(
+                        .error(
+                            "unit '\(unit.id)': \(translation.file) has no element for this segment yet; copy the source's element there, then import again",
+                            at: unit.location))
+                }
+                let done = unit.segments.allSatisfy { ["translated", "reviewed", "final"].contains($0.state ?? "") }
+                if let listing = source.listing {
+                    let sourcePieces = ListingText(listing).pieces
+                    let texts = try targets.map { target throws(DiagnosticError) -> String in
+                        try target.map { piece throws(DiagnosticError) -> String in
+                            guard case .text(let text) = piece else {
+                                throw DiagnosticError(
+                                    .error("unit '\(unit.id)': a listing's comment or string holds no codes", at: unit.location))
+                            }
+                            return text
+                        }.joined()
+                    }
+                    guard texts.count == sourcePieces.count, let currentListing = current.listing,
+                        ListingText(currentListing).pieces.map(\.kind) == sourcePieces.map(\.kind)
+                    else {
+                        throw DiagnosticError(
+                            .error(
+                                "unit '\(unit.id)': the listing's comments and strings do not line up with the source's (\(sourcePieces.count) expected)",
+                                at: unit.location))
+                    }
+                    if ListingText(currentListing).pieces.map(\.text) != texts {
+                        try editor.replacePieces(of: currentListing, with: texts)
+                        changed += 1
+                    }
+                } else {
+                    let inlines = try self.inlines(unit, source: source, target: targets[0])
+                    let xml = InlineMarkup.xml(inlines)
+                    if xml != current.text.text {
+                        try editor.replaceContent(ofElementAt: current.text.location, with: xml)
+                        changed += 1
+                    }
+                }
+                if done && current.text.recordedHash != source.text.hash {
+                    try editor.setSourceHash(source.text.hash, ofElementAt: current.text.location)
+                    confirmed.insert(unit.id)
+                }
+            } catch {
+                problems += error.diagnostics
+            }
+        }
+        if !problems.isEmpty { throw DiagnosticError(problems) }
+        return Merge(tutorialID: tutorial.id, language: language, text: editor.result, changed: changed, confirmed: confirmed)
+    }
+
+    /// The target's text and codes as inline markup, checking every code against the source's.
+    private static func inlines(_ unit: Unit, source: StepwiseTranslate.Segment, target: [Piece])
+        throws(DiagnosticError) -> [Inline]
+    {
+        var numbering = Placeholders()
+        let expected = numbering.pieces(source.inlines ?? [])
+        var sourceData: [String: String] = [:]
+        var sourcePairs: [String: (String, String)] = [:]
+        func collect(_ pieces: [Placeholders.Piece]) {
+            for piece in pieces {
+                switch piece {
+                case .text: break
+                case .placeholder(let id, let data): sourceData[id] = data
+                case .paired(let id, let start, let end, let inner):
+                    sourcePairs[id] = (start, end)
+                    collect(inner)
+                }
+            }
+        }
+        collect(expected)
+        let required = Set(unit.segments.flatMap { requiredIDs($0.source) })
+        var used: [String] = []
+        func fail(_ message: String) -> DiagnosticError {
+            DiagnosticError(.error("unit '\(unit.id)': \(message)", at: unit.segments.first?.location ?? unit.location))
+        }
+        func convert(_ pieces: [Piece]) throws(DiagnosticError) -> [Inline] {
+            var result: [Inline] = []
+            for piece in pieces {
+                switch piece {
+                case .text(let text): result.append(.text(text))
+                case .placeholder(let id, let dataRef, _):
+                    guard !id.hasPrefix("<") else { throw fail("\(id) is not a code Stepwise exported") }
+                    used.append(id)
+                    guard dataRef == "d\(id)", let data = sourceData[id] ?? unit.data["d\(id)"].flatMap({ id.hasPrefix("t") ? $0 : nil }) else {
+                        throw fail("placeholder '\(id)' is broken: it does not refer to a code of this unit")
+                    }
+                    if let original = unit.data["d\(id)"], original != data {
+                        throw fail("the code of placeholder '\(id)' was changed; codes must come back untouched")
+                    }
+                    guard let inline = Self.inline(fromData: data) else {
+                        throw fail("placeholder '\(id)' holds '\(data)', which is neither inline code nor a term")
+                    }
+                    result.append(inline)
+                case .paired(let id, let start, let end, _, let inner):
+                    used.append(id)
+                    guard let pair = sourcePairs[id] ?? (id.hasPrefix("t") ? unit.data["d\(id)s"].flatMap { s in unit.data["d\(id)e"].map { (s, $0) } } : nil),
+                        start == "d\(id)s", end == "d\(id)e"
+                    else { throw fail("paired code '\(id)' is broken: it does not refer to a code of this unit") }
+                    let content = try convert(inner)
+                    switch pair.0 {
+                    case "<em>": result.append(.emphasis(content))
+                    case "<strong>": result.append(.strong(content))
+                    default:
+                        guard let match = pair.0.firstMatch(of: /^<link href="([^"]*)">$/) else {
+                            throw fail("paired code '\(id)' holds '\(pair.0)', which is not emphasis, strong text or a link")
+                        }
+                        result.append(.link(href: Self.unescape(String(match.1)), content))
+                    }
+                }
+            }
+            return result
+        }
+        let inlines = try convert(target)
+        if let repeated = Dictionary(grouping: used, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
+            throw fail("code '\(repeated)' appears twice in the target")
+        }
+        if let missing = required.sorted().first(where: { !used.contains($0) }) {
+            throw fail("code '\(missing)' is missing from the target; every code must come back")
+        }
+        return normalized(inlines)
+    }
+
+    private static func requiredIDs(_ pieces: [Piece]) -> [String] {
+        pieces.flatMap { piece -> [String] in
+            switch piece {
+            case .text: []
+            case .placeholder(let id, _, let canDelete): canDelete ? [] : [id]
+            case .paired(let id, _, _, let canDelete, let inner): (canDelete ? [] : [id]) + requiredIDs(inner)
+            }
+        }
+    }
+
+    /// Inline code or a term from its original data.
+    private static func inline(fromData data: String) -> Inline? {
+        if let match = data.firstMatch(of: /^<code>([^<]*)<\/code>$/) { return .code(unescape(String(match.1))) }
+        if let match = data.firstMatch(of: /^<term its:translate="no">([^<]*)<\/term>$/) {
+            return .term(unescape(String(match.1)))
+        }
+        return nil
+    }
+
+    private static func unescape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    /// White space folded as the tutorial reader folds it, so unchanged text compares equal.
+    private static func normalized(_ inlines: [Inline]) -> [Inline] {
+        func fold(_ inlines: [Inline]) -> [Inline] {
+            var result: [Inline] = []
+            for inline in inlines {
+                switch inline {
+                case .text(let text):
+                    let folded = text.split(omittingEmptySubsequences: false, whereSeparator: \.isWhitespace)
+                        .joined(separator: " ")
+                    if case .text(let previous)? = result.last {
+                        result[result.count - 1] = .text(previous + folded)
+                    } else {
+                        result.append(.text(folded))
+                    }
+                case .emphasis(let inner): result.append(.emphasis(fold(inner)))
+                case .strong(let inner): result.append(.strong(fold(inner)))
+                case .link(let href, let inner): result.append(.link(href: href, fold(inner)))
+                default: result.append(inline)
+                }
+            }
+            return result
+        }
+        var result = fold(inlines)
+        if case .text(let first)? = result.first { result[0] = .text(String(first.drop { $0 == " " })) }
+        if case .text(let last)? = result.last {
+            result[result.count - 1] = .text(String(last.reversed().drop { $0 == " " }.reversed()))
+        }
+        return result.filter { $0 != .text("") }
+    }
+}
