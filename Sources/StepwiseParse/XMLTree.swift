@@ -163,6 +163,9 @@ public struct XMLElement {
     /// The element's local name.
     public var name: String { String(cString: node.pointee.name) }
 
+    /// The namespace URI, if the element is in one.
+    public var namespace: String? { node.pointee.ns?.pointee.href.map { String(cString: $0) } }
+
     /// The line the start tag is on.
     public var line: Int { Int(xmlGetLineNo(node)) }
 
@@ -196,7 +199,9 @@ public struct XMLElement {
     public func attribute(_ name: String, namespace: String) -> String? { string(xmlGetNsProp(node, name, namespace)) }
 
     /// The child elements.
-    public var elements: [XMLElement] { children.compactMap { if case .element(let element) = $0 { element } else { nil } } }
+    public var elements: [XMLElement] {
+        children.compactMap { if case .element(let element) = $0 { element } else { nil } }
+    }
 
     /// The first child element called `name`.
     public func element(_ name: String) -> XMLElement? { elements.first { $0.name == name } }

@@ -1,4 +1,5 @@
 @preconcurrency import CLibXML2
+import Foundation
 import StepwiseModel
 
 /// Writes a tutorial's translatable segments as an XLIFF 2.0 document for CAT tools, with
@@ -26,7 +27,7 @@ public enum XLIFFExport {
         xmlSetProp(file, "original", "\(tutorial.id)/\(tutorial.manifest.sourceLanguage).xml")
         for aligned in TranslationAudit.align(translation, in: tutorial) {
             guard let source = aligned.source else { continue }
-            unit(aligned, source: source, in: file, namespace)
+            unit(aligned, source: source, tutorialID: tutorial.id, in: file, namespace)
         }
         var buffer: UnsafeMutablePointer<xmlChar>?
         var size: Int32 = 0
@@ -36,7 +37,8 @@ public enum XLIFFExport {
     }
 
     private static func unit(
-        _ aligned: TranslationAudit.AlignedSegment, source: Segment, in file: xmlNodePtr, _ namespace: xmlNsPtr?
+        _ aligned: TranslationAudit.AlignedSegment, source: Segment, tutorialID: String, in file: xmlNodePtr,
+        _ namespace: xmlNsPtr?
     ) {
         let status = aligned.status
         let unit = xmlNewChild(file, namespace, "unit", nil)!
@@ -44,12 +46,15 @@ public enum XLIFFExport {
         xmlSetProp(unit, "type", "stepwise:\(status.kind.rawValue)")
         let notes = xmlNewChild(unit, namespace, "notes", nil)!
         note(notes, namespace, Self.hashCategory, source.text.hash)
-        note(notes, namespace, "location", "\(source.text.location.file):\(source.text.location.line)")
+        note(
+            notes, namespace, "location",
+            "\(tutorialID)/\((source.text.location.file as NSString).lastPathComponent):\(source.text.location.line)")
         if let comment = source.note { note(notes, namespace, "its:locNote", comment) }
         if status.state == .stale, let previous = status.previousSource {
             note(
                 notes, namespace, "stepwise:source-change",
-                "The source changed since this was translated: \(WordDiff.describe(from: previous, to: source.text.text))")
+                "The source changed since this was translated: \(WordDiff.describe(from: previous, to: source.text.text))"
+            )
         }
         let state = status.state == .current ? "translated" : "initial"
         if let listing = source.listing {

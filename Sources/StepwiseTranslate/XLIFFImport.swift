@@ -60,17 +60,23 @@ public enum XLIFFImport {
     /// Reads and validates `contents` as XLIFF 2.0.
     public static func read(file: String, contents: Data) throws(DiagnosticError) -> Document {
         let tree = try XMLTree(file: file, contents: contents)
-        guard let root = tree.root, root.name == "xliff" else {
-            throw DiagnosticError(.error("not an XLIFF 2.0 file: the root element is not <xliff>", at: SourceLocation(file: file, line: 1)))
+        guard let root = tree.root, root.name == "xliff", root.namespace == XLIFFExport.namespace else {
+            throw DiagnosticError(
+                .error(
+                    "not an XLIFF 2.0 file: the root element is not <xliff> in \(XLIFFExport.namespace)",
+                    at: SourceLocation(file: file, line: 1)))
         }
         if let version = root.attribute("version"), version != "2.0" {
             throw DiagnosticError(
-                .error("XLIFF \(version) is not XLIFF 2.0; export from Stepwise and translate that file", at: root.location(ofAttribute: "version")))
+                .error(
+                    "XLIFF \(version) is not XLIFF 2.0; export from Stepwise and translate that file",
+                    at: root.location(ofAttribute: "version")))
         }
         try tree.validate(against: ContentLoader.xliffSchema)
         let files = root.elements.filter { $0.name == "file" }
         guard files.count == 1, let fileElement = files.first else {
-            throw DiagnosticError(.error("an XLIFF file from Stepwise holds exactly one <file>, one tutorial", at: root.location))
+            throw DiagnosticError(
+                .error("an XLIFF file from Stepwise holds exactly one <file>, one tutorial", at: root.location))
         }
         var units: [Unit] = []
         func collect(_ element: XMLElement) {
@@ -108,7 +114,11 @@ public enum XLIFFImport {
             case .element(let inner):
                 let canDelete = inner.attribute("canDelete") != "no"
                 switch inner.name {
-                case "ph": return [.placeholder(id: inner.attribute("id")!, dataRef: inner.attribute("dataRef"), canDelete: canDelete)]
+                case "ph":
+                    return [
+                        .placeholder(
+                            id: inner.attribute("id")!, dataRef: inner.attribute("dataRef"), canDelete: canDelete)
+                    ]
                 case "pc":
                     return [
                         .paired(
@@ -130,7 +140,8 @@ public enum XLIFFImport {
         _ xliff: Document, into tutorial: Tutorial, language: String, translation: TutorialDocument, text: String
     ) throws(DiagnosticError) -> Merge {
         let aligned = Dictionary(
-            TranslationAudit.align(translation, in: tutorial).map { ($0.status.id, $0) }, uniquingKeysWith: { a, _ in a })
+            TranslationAudit.align(translation, in: tutorial).map { ($0.status.id, $0) },
+            uniquingKeysWith: { a, _ in a })
         var editor = DocumentEditor(file: translation.file, text: text)
         var problems: [Diagnostic] = []
         var changed = 0
@@ -170,7 +181,9 @@ public enum XLIFFImport {
                         try target.map { piece throws(DiagnosticError) -> String in
                             guard case .text(let text) = piece else {
                                 throw DiagnosticError(
-                                    .error("unit '\(unit.id)': a listing's comment or string holds no codes", at: unit.location))
+                                    .error(
+                                        "unit '\(unit.id)': a listing's comment or string holds no codes",
+                                        at: unit.location))
                             }
                             return text
                         }.joined()
@@ -204,7 +217,8 @@ public enum XLIFFImport {
             }
         }
         if !problems.isEmpty { throw DiagnosticError(problems) }
-        return Merge(tutorialID: tutorial.id, language: language, text: editor.result, changed: changed, confirmed: confirmed)
+        return Merge(
+            tutorialID: tutorial.id, language: language, text: editor.result, changed: changed, confirmed: confirmed)
     }
 
     /// The target's text and codes as inline markup, checking every code against the source's.
@@ -240,7 +254,9 @@ public enum XLIFFImport {
                 case .placeholder(let id, let dataRef, _):
                     guard !id.hasPrefix("<") else { throw fail("\(id) is not a code Stepwise exported") }
                     used.append(id)
-                    guard dataRef == "d\(id)", let data = sourceData[id] ?? unit.data["d\(id)"].flatMap({ id.hasPrefix("t") ? $0 : nil }) else {
+                    guard dataRef == "d\(id)",
+                        let data = sourceData[id] ?? unit.data["d\(id)"].flatMap({ id.hasPrefix("t") ? $0 : nil })
+                    else {
                         throw fail("placeholder '\(id)' is broken: it does not refer to a code of this unit")
                     }
                     if let original = unit.data["d\(id)"], original != data {
@@ -252,7 +268,10 @@ public enum XLIFFImport {
                     result.append(inline)
                 case .paired(let id, let start, let end, _, let inner):
                     used.append(id)
-                    guard let pair = sourcePairs[id] ?? (id.hasPrefix("t") ? unit.data["d\(id)s"].flatMap { s in unit.data["d\(id)e"].map { (s, $0) } } : nil),
+                    guard
+                        let pair = sourcePairs[id]
+                            ?? (id.hasPrefix("t")
+                                ? unit.data["d\(id)s"].flatMap { s in unit.data["d\(id)e"].map { (s, $0) } } : nil),
                         start == "d\(id)s", end == "d\(id)e"
                     else { throw fail("paired code '\(id)' is broken: it does not refer to a code of this unit") }
                     let content = try convert(inner)
@@ -261,7 +280,8 @@ public enum XLIFFImport {
                     case "<strong>": result.append(.strong(content))
                     default:
                         guard let match = pair.0.firstMatch(of: /^<link href="([^"]*)">$/) else {
-                            throw fail("paired code '\(id)' holds '\(pair.0)', which is not emphasis, strong text or a link")
+                            throw fail(
+                                "paired code '\(id)' holds '\(pair.0)', which is not emphasis, strong text or a link")
                         }
                         result.append(.link(href: Self.unescape(String(match.1)), content))
                     }

@@ -1,0 +1,225 @@
+import Foundation
+import Testing
+
+@testable import Stepwise
+@testable import StepwiseTranslate
+
+/// Staleness, status, confirmation and the XLIFF round trip, on a sandbox of the fixture
+/// with a Polish translation added.
+@Suite("Translators' workflow", .serialized)
+struct TranslationTests {
+    /// The fixture with `pl.xml` (a translation of the German source) and every translation confirmed.
+    private func sandbox() throws -> Sandbox {
+        let sandbox = try Sandbox()
+        try sandbox.edit(
+            "manifest.xml", replacing: "<title xml:lang=\"fr\">Saluer</title>",
+            with: "<title xml:lang=\"fr\">Saluer</title>\n  <title xml:lang=\"pl\">Pozdrowienia</title>")
+        let polish = try String(contentsOfFile: sandbox.path("de.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "xml:lang=\"de\"", with: "xml:lang=\"pl\"")
+            .replacingOccurrences(
+                of: "Ein kleines Beispiel mit <code>Greeter</code> und",
+                with: "Mały przykład z <code>Greeter</code> i"
+            )
+            .replacingOccurrences(of: "<title>Hallo sagen</title>", with: "<title>Powiedz cześć</title>")
+            .replacingOccurrences(of: "Ein <em>Greeter</em> grüßt.", with: "<em>Greeter</em> pozdrawia.")
+            .replacingOccurrences(of: "// Gruß zusammensetzen", with: "// złożyć powitanie")
+            .replacingOccurrences(of: "<title>Laut sagen</title>", with: "<title>Powiedz głośno</title>")
+            .replacingOccurrences(of: "<p>Jetzt lauter.</p>", with: "<p>Teraz głośniej.</p>")
+        try polish.write(toFile: sandbox.path("pl.xml"), atomically: true, encoding: .utf8)
+        let desk = TranslationDesk(content: sandbox.content.path)
+        for language in ["fr", "pl"] {
+            _ = try desk.confirm(nil, language: language, tutorial: "greeting")
+            // Segments that say the same in both languages (a program's "Hallo") are confirmed by id.
+            let copies = try status(sandbox, language).segments.filter { $0.state == .missing }.map(\.id)
+            _ = try desk.confirm(Set(copies), language: language, tutorial: "greeting")
+        }
+        return sandbox
+    }
+
+    private func status(_ sandbox: Sandbox, _ language: String) throws -> TranslationStatus {
+        try #require(TranslationDesk(content: sandbox.content.path).status()[0].statuses[language])
+    }
+
+    @Test func aChangedSourceParagraphMakesItsTranslationsStaleUntilConfirmed() throws {
+        let sandbox = try sandbox()
+        let confirmed = try status(sandbox, "pl")
+        #expect(confirmed.stale == 0 && confirmed.missing == 0 && confirmed.translated == confirmed.total)
+        #expect(confirmed.total == 9, "intro, 2 titles, 2 paragraphs, and 4 listings with comments or strings")
+
+        try sandbox.edit(
+            "de.xml", replacing: "Ein <em>Greeter</em> grüßt.", with: "Ein <em>Greeter</em> grüßt höflich.")
+        let stale = try status(sandbox, "pl")
+        #expect(stale.stale == 1 && stale.translated == stale.total - 1)
+        let segment = try #require(stale.segments.first { $0.state == .stale })
+        #expect(segment.id == "hello.1" && segment.kind == .paragraph)
+        #expect(segment.location?.file == sandbox.path("pl.xml"))
+        #expect(segment.location?.line == (try sandbox.line(of: "pozdrawia.", in: "pl.xml")))
+        #expect(segment.previousSource == "Ein <em>Greeter</em> grüßt.", "what the translation was made from")
+        #expect(
+            WordDiff.describe(from: segment.previousSource!, to: segment.source!.text)
+                == "Ein <em>Greeter</em> [-grüßt.-] {+grüßt höflich.+}")
+
+        #expect(
+            try TranslationDesk(content: sandbox.content.path).confirm(
+                ["hello.1"], language: "pl", tutorial: "greeting") == ["hello.1"])
+        #expect(try status(sandbox, "pl").stale == 0)
+        #expect(try status(sandbox, "fr").stale == 1, "confirming Polish leaves French alone")
+    }
+
+    @Test func statusCountsMissingAndExtraSegmentsAndCopiesOfTheSource() throws {
+        let sandbox = try sandbox()
+        // A new source paragraph: missing in every translation.
+        try sandbox.edit(
+            "de.xml", replacing: "<p>Jetzt lauter.</p>", with: "<p>Jetzt lauter.</p>\n    <p>Noch lauter.</p>")
+        // A paragraph only the Polish file has: extra.
+        try sandbox.edit("pl.xml", replacing: "<p src-hash", with: "<p>Dodatek.</p>\n    <p src-hash")
+        let polish = try status(sandbox, "pl")
+        #expect(polish.missing == 1 && polish.extra == 1 && polish.stale == 0)
+        #expect(polish.total == 10 && polish.translated == 9)
+        #expect(abs(polish.percent - 90) < 0.001)
+        // A language no manifest names yet, as a copy of the source: everything is missing.
+        try FileManager.default.copyItem(atPath: sandbox.path("de.xml"), toPath: sandbox.path("cs.xml"))
+        try sandbox.edit("cs.xml", replacing: "xml:lang=\"de\"", with: "xml:lang=\"cs\"")
+        let czech = try #require(
+            TranslationDesk(content: sandbox.content.path).status(extra: ["cs"])[0].statuses["cs"])
+        #expect(czech.missing == czech.total && czech.total == 10)
+    }
+
+    @Test func exportThenImportWithoutChangesLeavesEveryFileByteForByte() throws {
+        let sandbox = try sandbox()
+        // The repository's own tutorials, too: real files with all their formatting.
+        let repository = URL(fileURLWithPath: templatesFolder).deletingLastPathComponent()
+        try FileManager.default.copyItem(
+            at: repository.appendingPathComponent("Content/bindings"),
+            to: sandbox.content.appendingPathComponent("bindings"))
+        let desk = TranslationDesk(content: sandbox.content.path)
+        let before = try snapshot(sandbox.content)
+        for language in ["fr", "pl"] {
+            for (tutorial, xliff) in try desk.export(language: language) {
+                let file = sandbox.root.appendingPathComponent("\(tutorial).\(language).xlf").path
+                try xliff.write(toFile: file, atomically: true, encoding: .utf8)
+                let result = try desk.importXLIFF(file)
+                #expect(result.changed == 0 && result.confirmed == 0)
+            }
+        }
+        #expect(try snapshot(sandbox.content) == before)
+    }
+
+    @Test func aGermanEditReachesThePolishPageAndListingThroughXLIFFWhileTheCodeStaysVerified() async throws {
+        let sandbox = try sandbox()
+        try sandbox.edit("de.xml", replacing: "Ein <em>Greeter</em> grüßt.", with: "Ein <em>Greeter</em> grüßt jeden.")
+        try sandbox.edit(
+            "de.xml", replacing: "// Gruß zusammensetzen", with: "// den Gruß aus Wort und Name zusammensetzen")
+        #expect(try status(sandbox, "pl").stale == 2)
+        let desk = TranslationDesk(content: sandbox.content.path)
+        var xliff = try #require(try desk.export(language: "pl", tutorials: ["greeting"]).first?.xliff)
+        // The translator's CAT tool: new targets for the two stale units, marked translated.
+        xliff = try translate(xliff, unit: "hello.1", from: "pozdrawia.", to: "pozdrawia każdego.")
+        xliff = try translate(
+            xliff, unit: "hello.greeter", from: "złożyć powitanie", to: "złożyć powitanie ze słowa i imienia")
+        let file = sandbox.root.appendingPathComponent("greeting.pl.xlf").path
+        try xliff.write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try desk.importXLIFF(file)
+        #expect(result.changed == 2 && result.confirmed == 2)
+        #expect(try status(sandbox, "pl").stale == 0)
+        let polish = try String(contentsOfFile: sandbox.path("pl.xml"), encoding: .utf8)
+        #expect(polish.contains("<em>Greeter</em> pozdrawia każdego.</p>"))
+        #expect(polish.contains(#""\(word), \(name)!"  // złożyć powitanie ze słowa i imienia"#))
+
+        var options = BuildOptions()
+        options.content = sandbox.content.path
+        options.templates = templatesFolder
+        options.output = sandbox.output.path
+        let outcome = try await Pipeline(options: options).build()
+        #expect(outcome.succeeded)
+        let step = try #require(outcome.report.tutorials[0].languages.first { $0.language == "pl" }?.steps.first)
+        #expect(step.status == "verified" && step.listings.allSatisfy { $0.status == "verified" })
+        let page = try String(contentsOfFile: sandbox.output.path + "/site/pl/greeting/01-hello.html", encoding: .utf8)
+        #expect(page.contains("pozdrawia każdego."))
+        #expect(page.contains("złożyć powitanie ze słowa i imienia"))
+        #expect(!page.contains("stale-mark"), "nothing on the page is out of date")
+    }
+
+    @Test func aStaleSegmentIsMarkedOnThePageInItsLanguage() async throws {
+        let sandbox = try sandbox()
+        try sandbox.edit("de.xml", replacing: "Ein <em>Greeter</em> grüßt.", with: "Ein <em>Greeter</em> grüßt leise.")
+        var options = BuildOptions()
+        options.content = sandbox.content.path
+        options.templates = templatesFolder
+        options.output = sandbox.output.path
+        options.verify = false
+        let outcome = try await Pipeline(options: options).build()
+        let page = try String(contentsOfFile: sandbox.output.path + "/site/fr/greeting/01-hello.html", encoding: .utf8)
+        #expect(
+            page.contains(
+                "<p class=\"stale\"><span class=\"stale-mark\" role=\"note\">Cette section n’est peut-être plus à jour")
+        )
+        #expect(page.components(separatedBy: "stale-mark").count == 2, "only the changed paragraph")
+        let french = try #require(outcome.report.tutorials[0].languages.first { $0.language == "fr" }?.translation)
+        #expect(french.stale == 1 && french.pending.first?.id == "hello.1")
+    }
+
+    // MARK: Bad XLIFF
+
+    @Test(arguments: [
+        (
+            "broken placeholder", "<ph id=\"1\" dataRef=\"d1\"", "<ph id=\"9\" dataRef=\"d9\"",
+            "placeholder '9' is broken"
+        ),
+        (
+            "missing placeholder", "i <ph id=\"2\" dataRef=\"d2\" canCopy=\"no\" canDelete=\"no\"/>.</target>",
+            "i Stepwise.</target>", "code '2' is missing"
+        ),
+        (
+            "changed code", "<data id=\"d1\">&lt;code&gt;Greeter&lt;/code&gt;</data>",
+            "<data id=\"d1\">&lt;code&gt;Greeting&lt;/code&gt;</data>", "was changed"
+        ),
+        ("other target language", "trgLang=\"pl\"", "trgLang=\"cs\"", "trgLang 'cs' is not a translation"),
+        ("unknown segment", "<unit id=\"intro.1\"", "<unit id=\"intro.7\"", "unit 'intro.7': greeting has no segment"),
+        ("not XLIFF 2.0", "version=\"2.0\"", "version=\"1.2\"", "XLIFF 1.2 is not XLIFF 2.0"),
+        ("not XLIFF at all", "urn:oasis:names:tc:xliff:document:2.0", "urn:example:notes", "not an XLIFF 2.0 file"),
+        ("invalid XLIFF", "<segment state=\"translated\">", "<segment state=\"done\">", "state"),
+    ])
+    func badXLIFFIsRefusedNamingTheProblemAndWritesNothing(
+        _ case: (name: String, old: String, new: String, message: String)
+    ) throws {
+        let sandbox = try sandbox()
+        let desk = TranslationDesk(content: sandbox.content.path)
+        let xliff = try #require(try desk.export(language: "pl").first?.xliff)
+        let broken = xliff.replacingOccurrences(of: `case`.old, with: `case`.new)
+        #expect(broken != xliff, "the test changes the file (\(`case`.name))")
+        let file = sandbox.root.appendingPathComponent("bad.xlf").path
+        try broken.write(toFile: file, atomically: true, encoding: .utf8)
+        let before = try snapshot(sandbox.content)
+        let error = try #require(throws: DiagnosticError.self) { try desk.importXLIFF(file) }
+        #expect(error.first.message.contains(`case`.message), "\(`case`.name): \(error.first.message)")
+        #expect(error.first.location?.file == file && (error.first.location?.line ?? 0) > 0)
+        #expect(try snapshot(sandbox.content) == before, "nothing written")
+    }
+
+    /// Every file under `folder` and its bytes.
+    private func snapshot(_ folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder.path)!
+        while let path = enumerator.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            let full = folder.appendingPathComponent(path).path
+            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[path] = try Data(contentsOf: URL(fileURLWithPath: full))
+            }
+        }
+        return files
+    }
+
+    /// Replaces `old` with `new` in the target of `unit` and marks its segments translated.
+    private func translate(_ xliff: String, unit: String, from old: String, to new: String) throws -> String {
+        let start = try #require(xliff.range(of: "<unit id=\"\(unit)\""))
+        let end = try #require(xliff.range(of: "</unit>", range: start.upperBound..<xliff.endIndex))
+        var body = String(xliff[start.lowerBound..<end.upperBound])
+        let target = try #require(body.range(of: "<target>"))
+        let oldRange = try #require(body.range(of: old, range: target.upperBound..<body.endIndex))
+        body.replaceSubrange(oldRange, with: new)
+        body = body.replacingOccurrences(of: "state=\"initial\"", with: "state=\"translated\"")
+        return xliff.replacingCharacters(in: start.lowerBound..<end.upperBound, with: body)
+    }
+}
