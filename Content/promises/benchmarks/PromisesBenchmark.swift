@@ -22,69 +22,92 @@ func seconds(_ work: () -> Void) -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
-func median(_ runs: Int, _ measure: () -> Double) -> Double {
-    _ = measure()  // warm-up
-    let times = (0..<runs).map { _ in measure() }.sorted()
-    return times[times.count / 2]
+/// Runs both measurements in turns, so that a busy machine slows both alike; medians.
+func interleaved(
+    _ runs: Int, _ ours: () -> Double, _ baseline: () -> Double
+) -> (ours: Double, baseline: Double) {
+    _ = (ours(), baseline())  // warm-up
+    var oursTimes: [Double] = []
+    var baselineTimes: [Double] = []
+    for run in 0..<runs {
+        if run.isMultiple(of: 2) {
+            oursTimes.append(ours())
+            baselineTimes.append(baseline())
+        } else {
+            baselineTimes.append(baseline())
+            oursTimes.append(ours())
+        }
+    }
+    return (oursTimes.sorted()[runs / 2], baselineTimes.sorted()[runs / 2])
 }
 
 let baselineQueue = DispatchQueue(label: "baseline")
-let repetitions = 7
+let repetitions = 11
 
 // 1. One then round trip vs one Dispatch round trip.
 let roundTrips = 2_000
 let signal = DispatchSemaphore(value: 0)
-let thenRoundTrip = median(repetitions) {
-    seconds {
-        for i in 0..<roundTrips {
-            let promise = Promise<Int>()
-            promise.then { _ in signal.signal() }
-            promise.fulfill(i)
-            signal.wait()
+let (thenTotal, dispatchTotal) = interleaved(
+    repetitions,
+    {
+        seconds {
+            for i in 0..<roundTrips {
+                let promise = Promise<Int>()
+                promise.then { _ in signal.signal() }
+                promise.fulfill(i)
+                signal.wait()
+            }
         }
-    }
-} / Double(roundTrips)
-let dispatchRoundTrip = median(repetitions) {
-    seconds {
-        for _ in 0..<roundTrips {
-            baselineQueue.async { signal.signal() }
-            signal.wait()
+    },
+    {
+        seconds {
+            for _ in 0..<roundTrips {
+                baselineQueue.async { signal.signal() }
+                signal.wait()
+            }
         }
-    }
-} / Double(roundTrips)
+    })
+let thenRoundTrip = thenTotal / Double(roundTrips)
+let dispatchRoundTrip = dispatchTotal / Double(roundTrips)
 
 // 2. A long chain: build it, fulfil the root, wait for the last link.
 let links = 100_000
-let chainPerLink = median(repetitions) {
-    seconds {
-        let root = Promise<Int>()
-        var last = root
-        for _ in 0..<links { last = last.then { $0 + 1 } }
-        let done = last.then { _ in signal.signal() }
-        root.fulfill(0)
-        signal.wait()
-        _ = done
-    }
-} / Double(links)
+let (chainTotal, _) = interleaved(
+    repetitions,
+    {
+        seconds {
+            let root = Promise<Int>()
+            var last = root
+            for _ in 0..<links { last = last.then { $0 + 1 } }
+            let done = last.then { _ in signal.signal() }
+            root.fulfill(0)
+            signal.wait()
+            _ = done
+        }
+    },
+    { 0 })
+let chainPerLink = chainTotal / Double(links)
 
 // 3. 10,000 pending promises, each with a handler, resolved; vs 10,000 Dispatch asyncs.
 let count = 10_000
-let resolveMany = median(repetitions) {
-    let countdown = Countdown(count)
-    let promises = (0..<count).map { _ in Promise<Int>() }
-    for promise in promises { promise.then { _ in countdown.tick() } }
-    return seconds {
-        for (i, promise) in promises.enumerated() { promise.fulfill(i) }
-        countdown.wait()
-    }
-}
-let dispatchMany = median(repetitions) {
-    let countdown = Countdown(count)
-    return seconds {
-        for _ in 0..<count { baselineQueue.async { countdown.tick() } }
-        countdown.wait()
-    }
-}
+let (resolveMany, dispatchMany) = interleaved(
+    repetitions,
+    {
+        let countdown = Countdown(count)
+        let promises = (0..<count).map { _ in Promise<Int>() }
+        for promise in promises { promise.then { _ in countdown.tick() } }
+        return seconds {
+            for (i, promise) in promises.enumerated() { promise.fulfill(i) }
+            countdown.wait()
+        }
+    },
+    {
+        let countdown = Countdown(count)
+        return seconds {
+            for _ in 0..<count { baselineQueue.async { countdown.tick() } }
+            countdown.wait()
+        }
+    })
 
 func microseconds(_ seconds: Double) -> String {
     String(format: "%.3f µs", seconds * 1e6)
