@@ -1,0 +1,148 @@
+import CSQLite
+import Foundation
+import Testing
+
+// Bremst jede Abfrage des Readers: SQLite ruft den Handler alle 50 Befehle seiner VM auf.
+// Ist ein Eingriff scharf geschaltet, läuft er einmal mitten in der Abfrage, auf dem
+// Thread, der lädt. So hängt der Test nicht davon ab, wann der Aufrufer drankommt.
+private final class MidQuery: @unchecked Sendable {
+    private let lock = NSLock()
+    private var action: (@Sendable () -> Void)?
+    private var ticks = 0
+
+    func arm(_ action: @escaping @Sendable () -> Void) {
+        lock.withLock { self.action = action }
+    }
+
+    func tick() {
+        let action: (@Sendable () -> Void)? = lock.withLock {
+            ticks += 1
+            guard ticks >= 20, let action = self.action else { return nil }
+            self.action = nil
+            return action
+        }
+        action?()
+    }
+}
+
+private func slowDown(_ reader: Reader) -> MidQuery {
+    let midQuery = MidQuery()
+    let context = Unmanaged.passRetained(midQuery).toOpaque()
+    reader.connection.withLock {
+        sqlite3_progress_handler(reader.connection.handle, 50, { context in
+            usleep(100)
+            Unmanaged<MidQuery>.fromOpaque(context!).takeUnretainedValue().tick()
+            return 0
+        }, context)
+    }
+    return midQuery
+}
+
+private final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    func record(_ text: String) { lock.withLock { stored.append(text) } }
+    var values: [String] { lock.withLock { stored } }
+}
+
+@Suite struct EditingTests {
+    private static func journalMode(_ url: URL) -> String {
+        var db: OpaquePointer?
+        defer { sqlite3_close(db) }
+        sqlite3_open_v2(url.path, &db, SQLITE_OPEN_READONLY, nil)
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &statement, nil)
+        guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0)
+        else { return "no answer" }
+        return String(cString: text)
+    }
+
+    @Test func editsDuringAFetchPersist() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("todo.sqlite")
+        let store = try Store.create(at: url)
+        try store.populate(count: 10_000)
+        #expect(Self.journalMode(url) == "wal")
+
+        let reader = try store.makeReader()
+        let midQuery = slowDown(reader)
+        let handle = reader.fetchAsync(FetchRequest(batchSize: 200))
+        let failures = Failures()
+        midQuery.arm {
+            do {
+                try store.setDone(true, id: 1)
+                try store.delete(id: 2)
+                try store.insert(name: "Neu", createdAt: .distantFuture)
+            } catch {
+                failures.record("\(error)")
+            }
+            if handle.isFinished { failures.record("finished too early") }
+            failures.record("edited")
+        }
+        let snapshot = try await handle.value
+        #expect(failures.values == ["edited"])
+
+        // Das Ergebnis ist der Stand vom Beginn des Ladens ...
+        #expect(snapshot.count == 10_000)
+        #expect(snapshot[0].id == 1 && !snapshot[0].done)
+        #expect(snapshot[1].id == 2)
+
+        // ... die Änderungen sind trotzdem gespeichert, auch nach dem Schließen.
+        let reopened = try Store.open(at: url)
+        let items = try reopened.fetch(FetchRequest())
+        #expect(items.count == 10_000)
+        #expect(items[0].id == 1 && items[0].done)
+        #expect(!items.contains { $0.id == 2 })
+        #expect(items.last?.name == "Neu")
+    }
+
+    @Test func editsCanAlsoComeFromOtherThreads() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 2_000)
+        let handle = try store.makeReader().fetchAsync(FetchRequest(sortKey: "name"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for id in Int64(1)...200 {
+                group.addTask {
+                    if id.isMultiple(of: 2) {
+                        try store.setDone(true, id: id)
+                    } else {
+                        try store.delete(id: id)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        _ = try await handle.value
+        let items = try store.fetch(FetchRequest(sortKey: "id"))
+        #expect(items.count == 1_900)
+        #expect(items.prefix(100).allSatisfy { $0.done && $0.id.isMultiple(of: 2) })
+        #expect(items.dropFirst(100).allSatisfy { !$0.done })
+    }
+
+    @Test func aDeleteInTheListDuringLoadingStaysDeleted() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 10_000)
+        let list = try TodoList(store: store)
+        let midQuery = slowDown(list.reader)
+
+        let handle = list.reload(FetchRequest(batchSize: 200))
+        let failures = Failures()
+        midQuery.arm {
+            do { try list.delete(id: 5) } catch { failures.record("\(error)") }
+        }
+        _ = try await handle.value
+        #expect(failures.values.isEmpty)
+        #expect(list.items.count == 9_999)
+        #expect(!list.items.contains { $0.id == 5 })
+
+        try list.delete(id: 6)
+        #expect(list.items.count == 9_998)
+        #expect(try store.count() == 9_998)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@Suite struct FetchRequestTests {
+    private static func makeStore(_ folder: TemporaryFolder) throws -> Store {
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        let start = Date(timeIntervalSince1970: 1_000)
+        try store.insert(name: "Brot", createdAt: start + 30)
+        try store.insert(name: "Apfel", createdAt: start + 10, done: true)
+        try store.insert(name: "Käse", createdAt: start + 20)
+        try store.insert(name: "Apfelsaft", createdAt: start + 40, done: true)
+        return store
+    }
+
+    @Test func sortsByCreatedAtByDefault() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Self.makeStore(folder)
+        let names = try store.fetch(FetchRequest()).map(\.name)
+        #expect(names == ["Apfel", "Käse", "Brot", "Apfelsaft"])
+    }
+
+    @Test func sortsByAnyKnownKeyBothWays() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Self.makeStore(folder)
+        let byName = try store.fetch(FetchRequest(sortKey: "name")).map(\.name)
+        #expect(byName == ["Apfel", "Apfelsaft", "Brot", "Käse"])
+        let newestFirst = try store.fetch(FetchRequest(ascending: false)).map(\.name)
+        #expect(newestFirst == ["Apfelsaft", "Brot", "Käse", "Apfel"])
+        let byID = try store.fetch(FetchRequest(sortKey: "id")).map(\.name)
+        #expect(byID == ["Brot", "Apfel", "Käse", "Apfelsaft"])
+    }
+
+    @Test func filtersByDoneAndByName() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Self.makeStore(folder)
+        let open = try store.fetch(FetchRequest(filter: .done(false))).map(\.name)
+        #expect(open == ["Käse", "Brot"])
+        let done = try store.fetch(FetchRequest(filter: .done(true))).map(\.name)
+        #expect(done == ["Apfel", "Apfelsaft"])
+        let apples = try store.fetch(FetchRequest(filter: .nameContains("Apfel"))).map(\.name)
+        #expect(apples == ["Apfel", "Apfelsaft"])
+        let quoted = try store.fetch(FetchRequest(filter: .nameContains("' OR 1=1 --")))
+        #expect(quoted.isEmpty)
+    }
+
+    @Test func sortingOnAColumnThatDoesNotExistIsAClearError() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Self.makeStore(folder)
+        #expect(throws: StoreError.unknownColumn("createdAtt")) {
+            try store.fetch(FetchRequest(sortKey: "createdAtt"))
+        }
+        #expect(throws: StoreError.unknownColumn("name; DROP TABLE items")) {
+            try store.fetch(FetchRequest(sortKey: "name; DROP TABLE items"))
+        }
+        #expect(try store.count() == 4)
+        #expect(try store.fetch(FetchRequest()).count == 4)
+    }
+}

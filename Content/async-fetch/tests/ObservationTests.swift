@@ -1,0 +1,135 @@
+import CSQLite
+import Foundation
+import Testing
+
+private final class Changes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [ItemChange] = []
+    func append(_ change: ItemChange) { lock.withLock { stored.append(change) } }
+    var values: [ItemChange] { lock.withLock { stored } }
+}
+
+// Bremst jede Abfrage des Readers: SQLite ruft den Handler alle 50 Befehle seiner VM auf.
+// Ist ein Eingriff scharf geschaltet, läuft er einmal mitten in der Abfrage, auf dem
+// Thread, der lädt. So hängt der Test nicht davon ab, wann der Aufrufer drankommt.
+private final class MidQuery: @unchecked Sendable {
+    private let lock = NSLock()
+    private var action: (@Sendable () -> Void)?
+    private var ticks = 0
+
+    func arm(_ action: @escaping @Sendable () -> Void) {
+        lock.withLock { self.action = action }
+    }
+
+    func tick() {
+        let action: (@Sendable () -> Void)? = lock.withLock {
+            ticks += 1
+            guard ticks >= 20, let action = self.action else { return nil }
+            self.action = nil
+            return action
+        }
+        action?()
+    }
+}
+
+private func slowDown(_ reader: Reader) -> MidQuery {
+    let midQuery = MidQuery()
+    let context = Unmanaged.passRetained(midQuery).toOpaque()
+    reader.connection.withLock {
+        sqlite3_progress_handler(reader.connection.handle, 50, { context in
+            usleep(100)
+            Unmanaged<MidQuery>.fromOpaque(context!).takeUnretainedValue().tick()
+            return 0
+        }, context)
+    }
+    return midQuery
+}
+
+@Suite struct ObservationTests {
+    @Test func theStoreReportsEveryCommittedChange() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 10)
+        let changes = Changes()
+        let observation = store.observe { changes.append($0) }
+        try store.setDone(true, id: 3)
+        try store.delete(id: 4)
+        observation.cancel()
+        try store.setDone(false, id: 3)
+        #expect(changes.values == [.doneChanged(id: 3, done: true), .deleted(id: 4)])
+    }
+
+    @Test func droppingTheTokenEndsTheObservation() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 3)
+        let changes = Changes()
+        do {
+            let observation = store.observe { changes.append($0) }
+            try store.delete(id: 1)
+            withExtendedLifetime(observation) {}
+        }
+        try store.delete(id: 2)
+        #expect(changes.values == [.deleted(id: 1)])
+    }
+
+    @Test func theListShowsTogglesAndDeletesMadeWhileItLoads() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 10_000)
+        let list = try TodoList(store: store)
+        let midQuery = slowDown(list.reader)
+
+        let handle = list.reload(FetchRequest(batchSize: 200))
+        let changes = Changes()
+        let observation = store.observe { changes.append($0) }
+        midQuery.arm {
+            try? store.setDone(true, id: 1)
+            try? store.delete(id: 2)
+            try? store.setDone(true, id: 3)
+            try? store.setDone(false, id: 3)
+        }
+        _ = try await handle.value
+        withExtendedLifetime(observation) {}
+        #expect(changes.values.count == 4)
+
+        let items = list.items
+        #expect(items.count == 9_999)
+        #expect(items[0].id == 1 && items[0].done)
+        #expect(items[1].id == 3 && !items[1].done)
+        #expect(items.dropFirst().allSatisfy { !$0.done })
+    }
+
+    @Test func theListFollowsChangesAfterLoading() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 100)
+        let list = try TodoList(store: store)
+        _ = try await list.reload().value
+        try store.setDone(true, id: 10)
+        try store.delete(id: 11)
+        #expect(list.items.count == 99)
+        #expect(list.items.first { $0.id == 10 }?.done == true)
+        #expect(!list.items.contains { $0.id == 11 })
+        #expect(list.items == (try store.fetch(FetchRequest())))
+    }
+
+    @Test func aListThatIsGoneStopsListening() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 10)
+        weak var gone: TodoList?
+        do {
+            let list = try TodoList(store: store)
+            _ = try await list.reload().value
+            gone = list
+        }
+        #expect(gone == nil)
+        try store.setDone(true, id: 1)
+    }
+}

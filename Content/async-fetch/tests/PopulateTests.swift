@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+@Suite struct PopulateTests {
+    @Test func populateWritesEveryRowAndReportsProgress() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        let start = Date(timeIntervalSince1970: 1_000)
+        var reports: [Int] = []
+        try store.populate(count: 12_345, startingAt: start) { reports.append($0) }
+
+        #expect(try store.count() == 12_345)
+        #expect(reports.count >= 100)
+        #expect(reports == reports.sorted())
+        #expect(Set(reports).count == reports.count)
+        #expect(reports.last == 12_345)
+
+        let items = try store.allItems()
+        #expect(items.first?.name == "Aufgabe 1")
+        #expect(items.last?.name == "Aufgabe 12345")
+        #expect(items.first?.createdAt == start + 1)
+        #expect(items.allSatisfy { !$0.done })
+    }
+
+    @Test func populatingNothingIsFine() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        var reports: [Int] = []
+        try store.populate(count: 0) { reports.append($0) }
+        #expect(try store.count() == 0)
+        #expect(reports.isEmpty)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@Suite struct ProgressTests {
+    @Test func progressIsMonotoneAndReachesTheCount() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 24_997)
+        for day in 1...3 {
+            try store.insert(name: "Erledigt", createdAt: .now + Double(day), done: true)
+        }
+        let reader = try store.makeReader()
+
+        let handle = reader.fetchAsync(FetchRequest(filter: .done(false), batchSize: 1_000))
+        var reports: [FetchProgress] = []
+        for await progress in handle.progress {
+            reports.append(progress)
+        }
+        let items = try await handle.value
+
+        #expect(items.count == 24_997)
+        #expect(reports.first == FetchProgress(fetched: 0, total: 24_997))
+        #expect(reports.last == FetchProgress(fetched: 24_997, total: 24_997))
+        #expect(reports.map(\.fetched) == reports.map(\.fetched).sorted())
+        #expect(reports.allSatisfy { $0.total == 24_997 })
+        // 0, dann jeder volle Stapel, dann der Rest.
+        #expect(reports.count == 1 + 24 + 1)
+    }
+
+    @Test func withoutCountingTheTotalIsUnknown() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 3_000)
+        let handle = try store.makeReader().fetchAsync(
+            FetchRequest(batchSize: 1_000, countsTotal: false))
+        var reports: [FetchProgress] = []
+        for await progress in handle.progress {
+            reports.append(progress)
+        }
+        #expect(try await handle.value.count == 3_000)
+        #expect(reports.map(\.fetched) == [0, 1_000, 2_000, 3_000])
+        #expect(reports.allSatisfy { $0.total == nil })
+    }
+
+    @Test func anEmptyResultStillEndsTheStream() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        let handle = try store.makeReader().fetchAsync(FetchRequest())
+        var reports: [FetchProgress] = []
+        for await progress in handle.progress {
+            reports.append(progress)
+        }
+        #expect(try await handle.value.isEmpty)
+        #expect(reports == [FetchProgress(fetched: 0, total: 0)])
+    }
+
+    @Test func batchSizeDoesNotChangeTheResult() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 2_500)
+        let small = try store.fetch(FetchRequest(batchSize: 7))
+        let large = try store.fetch(FetchRequest(batchSize: 100_000))
+        #expect(small.count == 2_500)
+        #expect(small == large)
+        #expect(small.map(\.createdAt) == small.map(\.createdAt).sorted())
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+
+private struct Boom: Error, Equatable {}
+
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
+private extension PromiseState {
+    var isCancelled: Bool { if case .cancelled = self { true } else { false } }
+    var value: Value? { if case .fulfilled(let value) = self { value } else { nil } }
+}
+
+@Suite struct CancellationTests {
+    @Test func cancellingAPendingPromiseRejectsIt() {
+        let promise = Promise<Int>()
+        promise.cancel()
+        #expect(promise.state.isCancelled)
+        #expect(throws: PromiseError.cancelled) { try promise.get() }
+        promise.fulfill(1)
+        #expect(promise.state.isCancelled)
+    }
+
+    @Test func cancellingASettledPromiseChangesNothing() {
+        let fulfilled = Promise(value: 1)
+        fulfilled.cancel()
+        #expect(fulfilled.state.value == 1)
+        let rejected = Promise<Int>(error: Boom())
+        rejected.cancel()
+        #expect(throws: Boom()) { try rejected.get() }
+    }
+
+    @Test func cancellationTravelsToAllDescendants() {
+        let root = Promise<Int>()
+        let child = root.then { $0 + 1 }
+        let grandchild = child.then { $0 + 1 }
+        let caught = grandchild.catch { _ in 0 }
+        let sibling = root.then { "\($0)" }
+        root.cancel()
+        for state in [root.state, child.state, grandchild.state, caught.state] {
+            #expect(state.isCancelled)
+        }
+        #expect(sibling.state.isCancelled)
+    }
+
+    @Test func cancellationNeverTravelsUpOrSideways() throws {
+        let root = Promise<Int>()
+        let child = root.then { $0 + 1 }
+        let grandchild = child.then { $0 + 1 }
+        let sibling = root.then { $0 - 1 }
+        child.cancel()
+        #expect(child.state.isCancelled)
+        #expect(grandchild.state.isCancelled)
+        #expect(root.isPending)
+        #expect(sibling.isPending)
+        root.fulfill(10)
+        #expect(try sibling.get() == 9)
+        #expect(child.state.isCancelled)
+    }
+
+    @Test func cancellationTravelsDownFromASettledPromise() throws {
+        let inner = Promise<Int>()
+        let started = Promise<Void>()
+        let root = Promise(value: 1)
+        let child = root.then { _ -> Promise<Int> in
+            started.fulfill(())
+            return inner
+        }
+        let grandchild = child.then { $0 + 1 }
+        try started.get()
+        root.cancel()
+        #expect(root.state.value == 1)
+        #expect(child.state.isCancelled)
+        #expect(grandchild.state.isCancelled)
+        #expect(inner.isPending)
+    }
+
+    @Test func handlersOfACancelledPromiseSeeTheCancellation() throws {
+        let root = Promise<Int>()
+        let calls = Counter()
+        let child = root.then { value -> Int in
+            calls.increment()
+            return value
+        }
+        root.cancel()
+        #expect(throws: PromiseError.cancelled) { try child.get() }
+        let late = root.then { value -> Int in
+            calls.increment()
+            return value
+        }
+        #expect(throws: PromiseError.cancelled) { try late.get() }
+        let finalized = Counter()
+        let last = root.finally { finalized.increment() }
+        #expect(throws: PromiseError.cancelled) { try last.get() }
+        #expect(calls.value == 0)
+        #expect(finalized.value == 1)
+    }
+
+    @Test func theCancelHookFiresExactlyOnce() throws {
+        let promise = Promise<Int>()
+        let calls = Counter()
+        let fired = Promise<Void>()
+        promise.onCancel {
+            calls.increment()
+            fired.fulfill(())
+        }
+        DispatchQueue.concurrentPerform(iterations: 100) { _ in promise.cancel() }
+        promise.cancel()
+        try fired.get()
+        let lateHook = Promise<Void>()
+        promise.onCancel { lateHook.fulfill(()) }
+        try lateHook.get()
+        try Promise(value: 0).then { _ in }.get()
+        #expect(calls.value == 1)
+    }
+
+    @Test func theCancelHookStaysQuietWhenThePromiseIsFulfilled() throws {
+        let promise = Promise<Int>()
+        let calls = Counter()
+        promise.onCancel { calls.increment() }
+        promise.fulfill(1)
+        promise.cancel()
+        let lateHook = Counter()
+        promise.onCancel { lateHook.increment() }
+        try promise.then { _ in }.get()
+        #expect(calls.value == 0)
+        #expect(lateHook.value == 0)
+    }
+
+    @Test func theHookOfADescendantFiresToo() throws {
+        let root = Promise<Int>()
+        let child = root.then { _ -> Promise<Int> in Promise<Int>() }
+        let fired = Promise<Void>()
+        child.onCancel { fired.fulfill(()) }
+        root.cancel()
+        try fired.get()
+    }
+
+    @Test func cancelFromInsideAHandlerDoesNotDeadlock() throws {
+        let root = Promise<Int>()
+        let family = Promise<(Promise<Int>, Promise<Int>)>()
+        let child = root.then { value -> Int in
+            let (child, grandchild) = try family.get()
+            grandchild.cancel()
+            child.cancel()
+            root.cancel()
+            return value
+        }
+        let grandchild = child.then { $0 + 1 }
+        family.fulfill((child, grandchild))
+        root.fulfill(1)
+        #expect(throws: PromiseError.cancelled) { try child.get() }
+        #expect(throws: PromiseError.cancelled) { try grandchild.get() }
+        #expect(root.state.value == 1)
+    }
+
+    @Test func catchDoesNotSeeCancellationButFinallyDoes() throws {
+        let root = Promise<Int>()
+        let caught = Counter()
+        let finalized = Counter()
+        let result = root.then { $0 + 1 }
+            .catch { _ in
+                caught.increment()
+                return 0
+            }
+            .finally { finalized.increment() }
+        root.cancel()
+        #expect(throws: PromiseError.cancelled) { try result.get() }
+        let late = Promise<Int>(error: PromiseError.cancelled).catch { _ in
+            caught.increment()
+            return 0
+        }
+        #expect(throws: PromiseError.cancelled) { try late.get() }
+        #expect(caught.value == 0)
+        #expect(finalized.value == 1)
+    }
+
+    @Test func aLongChainIsCancelledWithoutRecursion() {
+        let root = Promise<Int>()
+        var last = root
+        for _ in 0..<10_000 { last = last.then { $0 + 1 } }
+        root.cancel()
+        #expect(throws: PromiseError.cancelled) { try last.get() }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+private struct Boom: Error, Equatable { var id = 0 }
+
+private func eventually(_ condition: () -> Bool) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: 5)
+    while !condition() {
+        if Date() > deadline { return false }
+        Thread.sleep(forTimeInterval: 0.005)
+    }
+    return true
+}
+
+@Suite struct CombinatorTests {
+    @Test func allKeepsTheInputOrder() throws {
+        let inputs = (0..<5).map { _ in Promise<Int>() }
+        let all = Promise.all(inputs)
+        for (i, input) in inputs.enumerated().reversed() { input.fulfill(i * 10) }
+        #expect(try all.get() == [0, 10, 20, 30, 40])
+    }
+
+    @Test func allRejectsWithTheFirstError() {
+        let inputs = (0..<3).map { _ in Promise<Int>() }
+        let all = Promise.all(inputs)
+        inputs[2].reject(Boom(id: 2))
+        inputs[0].reject(Boom(id: 0))
+        inputs[1].fulfill(1)
+        #expect(throws: Boom(id: 2)) { try all.get() }
+    }
+
+    @Test func allOfNothingIsAnEmptyArray() throws {
+        #expect(try Promise<[Int]>.all([]).get() == [])
+    }
+
+    @Test func anyTakesTheFirstFulfilment() throws {
+        let inputs = (0..<3).map { _ in Promise<String>() }
+        let any = Promise.any(inputs)
+        inputs[0].reject(Boom())
+        inputs[2].fulfill("lustro 2")
+        inputs[1].fulfill("lustro 1")
+        #expect(try any.get() == "lustro 2")
+    }
+
+    @Test func anyCollectsEveryErrorInInputOrder() throws {
+        let inputs = (0..<3).map { _ in Promise<Int>() }
+        let any = Promise.any(inputs)
+        for i in [2, 0, 1] { inputs[i].reject(Boom(id: i)) }
+        let error = try #require(throws: AggregateError.self) { try any.get() }
+        #expect(error.errors.compactMap { ($0 as? Boom)?.id } == [0, 1, 2])
+    }
+
+    @Test func anyOfNothingRejectsAtOnce() throws {
+        let error = try #require(throws: AggregateError.self) {
+            try Promise<Int>.any([]).get(timeout: .seconds(1))
+        }
+        #expect(error.errors.isEmpty)
+    }
+
+    @Test func raceTakesTheFirstOutcomeOfAnyKind() throws {
+        let inputs = (0..<3).map { _ in Promise<Int>() }
+        let race = Promise.race(inputs)
+        inputs[1].reject(Boom(id: 1))
+        inputs[0].fulfill(0)
+        #expect(throws: Boom(id: 1)) { try race.get() }
+
+        let winners = (0..<3).map { _ in Promise<Int>() }
+        let second = Promise.race(winners)
+        winners[2].fulfill(2)
+        winners[1].reject(Boom())
+        #expect(try second.get() == 2)
+    }
+
+    @Test func raceOfNothingRejectsWithEmptyInput() {
+        #expect(throws: PromiseError.emptyInput) {
+            try Promise<Int>.race([]).get(timeout: .seconds(1))
+        }
+    }
+
+    @Test func timeoutRejectsASlowPromise() {
+        let slow = Promise<Int>()
+        let limited = slow.timeout(.milliseconds(20))
+        #expect(throws: PromiseError.timedOut) { try limited.get() }
+        #expect(slow.isPending)
+        slow.fulfill(1)
+        #expect(throws: PromiseError.timedOut) { try limited.get() }
+    }
+
+    @Test func timeoutPassesAFastOutcomeOn() throws {
+        let fast = Promise<Int>()
+        let limited = fast.timeout(.seconds(30))
+        fast.fulfill(7)
+        #expect(try limited.get() == 7)
+        let failing = Promise<Int>(error: Boom()).timeout(.seconds(30))
+        #expect(throws: Boom()) { try failing.get() }
+    }
+
+    @Test func timeoutReleasesItsTimer() throws {
+        weak var weakLimited: Promise<Int>?
+        do {
+            let fast = Promise<Int>()
+            let limited = fast.timeout(.seconds(3_600))
+            weakLimited = limited
+            fast.fulfill(1)
+            #expect(try limited.get() == 1)
+        }
+        #expect(eventually { weakLimited == nil })
+    }
+
+    @Test func timeoutIsADescendantForCancellation() {
+        let source = Promise<Int>()
+        let limited = source.timeout(.seconds(30))
+        source.cancel()
+        #expect(throws: PromiseError.cancelled) { try limited.get() }
+    }
+
+    @Test func allOverTheServiceKeepsTheTrainOrder() throws {
+        let service = TimetableService()
+        let delays = Promise.all(["TLK 31100", "IC 3510", "EIP 1300"].map(service.delay(of:)))
+        #expect(try delays.get() == [.seconds(25 * 60), .seconds(7 * 60), .zero])
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+private struct Boom: Error, Equatable {}
+private struct Other: Error, Equatable {}
+
+private final class Log: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String] = []
+
+    func add(_ entry: String) { lock.withLock { entries.append(entry) } }
+    var all: [String] { lock.withLock { entries } }
+}
+
+@Suite struct ErrorTests {
+    @Test func anErrorSkipsEveryThenUntilACatch() throws {
+        let log = Log()
+        let recovered = Promise<Int>(error: Boom())
+            .then { value -> Int in
+                log.add("then 1")
+                return value
+            }
+            .then { value -> String in
+                log.add("then 2")
+                return "\(value)"
+            }
+            .catch { error -> String in
+                log.add("catch \(error is Boom)")
+                return "zastępczy"
+            }
+        #expect(try recovered.get() == "zastępczy")
+        #expect(log.all == ["catch true"])
+    }
+
+    @Test func catchIsSkippedOnSuccess() throws {
+        let log = Log()
+        let value = Promise(value: 3).catch { _ in
+            log.add("catch")
+            return 0
+        }
+        #expect(try value.get() == 3)
+        #expect(log.all.isEmpty)
+    }
+
+    @Test func aChainGoesOnAfterRecovery() throws {
+        let result = Promise<Int>(error: Boom())
+            .catch { _ in 10 }
+            .then { $0 + 1 }
+        #expect(try result.get() == 11)
+    }
+
+    @Test func catchMayThrowAnotherError() {
+        let result = Promise<Int>(error: Boom()).catch { _ -> Int in throw Other() }
+        #expect(throws: Other()) { try result.get() }
+    }
+
+    @Test func aThrowingThenIsCaughtFurtherDown() throws {
+        let log = Log()
+        let result = Promise(value: 1)
+            .then { _ -> Int in throw Other() }
+            .then { value -> Int in
+                log.add("skipped")
+                return value
+            }
+            .catch { error in error is Other ? -1 : 0 }
+        #expect(try result.get() == -1)
+        #expect(log.all.isEmpty)
+    }
+
+    @Test func finallyRunsEitherWayAndPassesTheOutcomeOn() throws {
+        let log = Log()
+        let success = Promise(value: 5).finally { log.add("finally ok") }
+        let failure = Promise<Int>(error: Boom()).finally { log.add("finally error") }
+        #expect(try success.get() == 5)
+        #expect(throws: Boom()) { try failure.get() }
+        #expect(Set(log.all) == ["finally ok", "finally error"])
+    }
+
+    @Test func anUnknownStationIsReportedOnce() throws {
+        let service = TimetableService()
+        let log = Log()
+        let count = service.station(named: "Kraków Zachód")
+            .then { station in service.departures(from: station) }
+            .then { departures in departures.count }
+            .catch { error in
+                log.add("\(error)")
+                return 0
+            }
+            .finally { log.add("koniec") }
+        #expect(try count.get() == 0)
+        #expect(log.all == [TimetableError.unknownStation("Kraków Zachód").description, "koniec"])
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+private struct Boom: Error, Equatable {}
+
+private extension PromiseState {
+    var isPending: Bool { if case .pending = self { true } else { false } }
+    var value: Value? { if case .fulfilled(let value) = self { value } else { nil } }
+    var error: (any Error)? { if case .rejected(let error) = self { error } else { nil } }
+}
+
+@Suite struct PromiseStateTests {
+    @Test func aNewPromiseIsPending() {
+        let promise = Promise<Int>()
+        #expect(promise.state.isPending)
+        #expect(promise.isPending)
+    }
+
+    @Test func fulfillingSettlesOnceAndForAll() {
+        let promise = Promise<String>()
+        promise.fulfill("peron 3")
+        promise.fulfill("peron 4")
+        promise.reject(Boom())
+        #expect(promise.state.value == "peron 3")
+        #expect(!promise.isPending)
+    }
+
+    @Test func rejectingSettlesOnceAndForAll() {
+        let promise = Promise<Int>()
+        promise.reject(Boom())
+        promise.fulfill(1)
+        #expect(promise.state.error is Boom)
+        #expect(promise.state.value == nil)
+    }
+
+    @Test func convenienceInitialisers() {
+        #expect(Promise(value: 7).state.value == 7)
+        #expect(Promise<Int>(error: Boom()).state.error is Boom)
+        let produced = Promise<Int> { fulfill, _ in fulfill(3) }
+        #expect(produced.state.value == 3)
+        let failed = Promise<Int> { _, _ in throw Boom() }
+        #expect(failed.state.error is Boom)
+    }
+
+    @Test func racingSettlersAgreeOnOneOutcome() {
+        for _ in 0..<20 {
+            let promise = Promise<Int>()
+            let seen = NSLock()
+            nonisolated(unsafe) var observed: Set<String> = []
+            DispatchQueue.concurrentPerform(iterations: 200) { i in
+                if i.isMultiple(of: 2) { promise.fulfill(i) } else { promise.reject(Boom()) }
+                let description = switch promise.state {
+                case .fulfilled(let value): "fulfilled \(value)"
+                case .rejected: "rejected"
+                default: "other"
+                }
+                seen.withLock { _ = observed.insert(description) }
+            }
+            #expect(observed.count == 1)
+            #expect(!observed.contains("other"))
+        }
+    }
+
+    @Test func getWaitsForAnotherThread() throws {
+        let promise = Promise<Int>()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { promise.fulfill(42) }
+        #expect(try promise.get(timeout: .seconds(5)) == 42)
+        #expect(try promise.get() == 42)
+    }
+
+    @Test func getThrowsTheRejection() {
+        let promise = Promise<Int>(error: Boom())
+        #expect(throws: Boom()) { try promise.get() }
+    }
+
+    @Test func getTimesOutAndLeavesThePromiseAlone() throws {
+        let promise = Promise<Int>()
+        #expect(throws: PromiseError.timedOut) { try promise.get(timeout: .milliseconds(20)) }
+        #expect(promise.isPending)
+        promise.fulfill(5)
+        #expect(try promise.get(timeout: .milliseconds(20)) == 5)
+    }
+
+    @Test func theServiceAnswersThroughPromises() throws {
+        let service = TimetableService()
+        let station = try service.station(named: "Gdynia Główna").get()
+        #expect(station.code == "GDY")
+        #expect(try service.delay(of: "EIP 5100").get() == .seconds(180))
+        #expect(throws: TimetableError.unknownStation("Gdynia")) {
+            try service.station(named: "Gdynia").get()
+        }
+        #expect(throws: TimetableError.unknownTrain("X")) { try service.delay(of: "X").get() }
+    }
+}

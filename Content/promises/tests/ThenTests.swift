@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+private struct Boom: Error, Equatable {}
+
+private final class Holder<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: T?
+
+    var value: T? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
+@Suite struct ThenTests {
+    @Test func aReturnedValueFulfilsTheChild() throws {
+        let parent = Promise<Int>()
+        let child = parent.then { $0 * 2 }
+        #expect(child !== parent)
+        parent.fulfill(21)
+        #expect(try child.get() == 42)
+    }
+
+    @Test func chainsChangeTheType() throws {
+        let text = Promise(value: 95)
+            .then { minutes in Duration.seconds(minutes * 60) }
+            .then { duration in "\(duration.components.seconds) s" }
+        #expect(try text.get() == "5700 s")
+    }
+
+    @Test func aReturnedPromiseIsAdopted() throws {
+        let child = Promise(value: 1).then { value in Promise(value: value + 1) }
+        #expect(try child.get() == 2)
+
+        let failing = Promise(value: 1).then { _ in Promise<Int>(error: Boom()) }
+        #expect(throws: Boom()) { try failing.get() }
+    }
+
+    @Test func aPendingReturnedPromiseKeepsTheChildPending() throws {
+        let inner = Promise<String>()
+        let handlerRan = Promise<Void>()
+        let child = Promise(value: 1).then { _ -> Promise<String> in
+            handlerRan.fulfill(())
+            return inner
+        }
+        try handlerRan.get()
+        #expect(throws: PromiseError.timedOut) { try child.get(timeout: .milliseconds(50)) }
+        #expect(child.isPending)
+        inner.fulfill("IC 3510")
+        #expect(try child.get() == "IC 3510")
+    }
+
+    @Test func aThrownErrorRejectsTheChild() {
+        let child = Promise(value: 1).then { _ -> Int in throw Boom() }
+        #expect(throws: Boom()) { try child.get() }
+    }
+
+    @Test func aRejectionSkipsTheHandler() {
+        let calls = Counter()
+        let child = Promise<Int>(error: Boom()).then { value -> Int in
+            calls.increment()
+            return value
+        }
+        #expect(throws: Boom()) { try child.get() }
+        #expect(calls.value == 0)
+    }
+
+    @Test func returningTheChildItselfIsACycle() {
+        let holder = Holder<Promise<Int>>()
+        let parent = Promise<Int>()
+        let child = parent.then { _ -> Promise<Int> in holder.value! }
+        holder.value = child
+        parent.fulfill(1)
+        #expect(throws: PromiseError.cycle) { try child.get(timeout: .seconds(5)) }
+        holder.value = nil
+    }
+
+    @Test func everyHandlerRunsOnceWithTheSameValue() throws {
+        let parent = Promise<Int>()
+        let calls = Counter()
+        let children = (0..<50).map { i in
+            parent.then { value -> Int in
+                calls.increment()
+                return value + i
+            }
+        }
+        parent.fulfill(100)
+        parent.fulfill(200)
+        for (i, child) in children.enumerated() {
+            #expect(try child.get() == 100 + i)
+        }
+        #expect(calls.value == 50)
+    }
+
+    @Test func theServiceChainsWithoutAPyramid() throws {
+        let service = TimetableService()
+        let delay = service.station(named: "Kraków Główny")
+            .then { station in service.departures(from: station) }
+            .then { departures in service.delay(of: departures[2].train) }
+        #expect(try delay.get() == .seconds(25 * 60))
+    }
+}
