@@ -23,7 +23,7 @@ struct TangleTests {
         #expect(codebase.targets[0].languages == ["de"])
         #expect(codebase.target(tutorial: "greeting", step: "shout", language: "fr")?.name == "GreetingStep02FR")
         let package = try #require(codebase.file("Package.swift")?.contents)
-        #expect(package.hasPrefix("// swift-tools-version: 6.0\n"))
+        #expect(package.hasPrefix("// swift-tools-version: 6.2\n"))
         #expect(package.contains(#".testTarget(name: "GreetingStep02FRTests", dependencies: ["GreetingStep02FR"])"#))
         #expect(package.contains(#".executable(name: "greeting-lesson", targets: ["GreetingLesson"])"#))
     }
