@@ -5,27 +5,43 @@
 //     swift run async-fetch-lesson --step 3 --lang de
 import Foundation
 import AsyncFetchStep01
+import AsyncFetchStep01FR
+import AsyncFetchStep01PL
 import AsyncFetchStep02
+import AsyncFetchStep02FR
+import AsyncFetchStep02PL
 import AsyncFetchStep03
+import AsyncFetchStep03FR
+import AsyncFetchStep03PL
 import AsyncFetchStep04
+import AsyncFetchStep04FR
+import AsyncFetchStep04PL
 import AsyncFetchStep05
+import AsyncFetchStep05FR
+import AsyncFetchStep05PL
 import AsyncFetchStep06
+import AsyncFetchStep06FR
+import AsyncFetchStep06PL
 import AsyncFetchStep07
+import AsyncFetchStep07FR
+import AsyncFetchStep07PL
 import AsyncFetchStep08
+import AsyncFetchStep08FR
+import AsyncFetchStep08PL
 
 /// A step's program, as the tutorial writes it: `demo(locale:)`.
 typealias Program = @Sendable (Locale) async throws -> Void
 
 /// Every step's program, by step number, then language.
 let programs: [Int: [String: Program]] = [
-    1: ["de": AsyncFetchStep01.demo(locale:)],  // item-model
-    2: ["de": AsyncFetchStep02.demo(locale:)],  // populate
-    3: ["de": AsyncFetchStep03.demo(locale:)],  // fetch-sync
-    4: ["de": AsyncFetchStep04.demo(locale:)],  // fetch-async
-    5: ["de": AsyncFetchStep05.demo(locale:)],  // progress
-    6: ["de": AsyncFetchStep06.demo(locale:)],  // cancellation
-    7: ["de": AsyncFetchStep07.demo(locale:)],  // editing-while-fetching
-    8: ["de": AsyncFetchStep08.demo(locale:)],  // observation
+    1: ["de": AsyncFetchStep01.demo(locale:), "fr": AsyncFetchStep01FR.demo(locale:), "pl": AsyncFetchStep01PL.demo(locale:)],  // item-model
+    2: ["de": AsyncFetchStep02.demo(locale:), "fr": AsyncFetchStep02FR.demo(locale:), "pl": AsyncFetchStep02PL.demo(locale:)],  // populate
+    3: ["de": AsyncFetchStep03.demo(locale:), "fr": AsyncFetchStep03FR.demo(locale:), "pl": AsyncFetchStep03PL.demo(locale:)],  // fetch-sync
+    4: ["de": AsyncFetchStep04.demo(locale:), "fr": AsyncFetchStep04FR.demo(locale:), "pl": AsyncFetchStep04PL.demo(locale:)],  // fetch-async
+    5: ["de": AsyncFetchStep05.demo(locale:), "fr": AsyncFetchStep05FR.demo(locale:), "pl": AsyncFetchStep05PL.demo(locale:)],  // progress
+    6: ["de": AsyncFetchStep06.demo(locale:), "fr": AsyncFetchStep06FR.demo(locale:), "pl": AsyncFetchStep06PL.demo(locale:)],  // cancellation
+    7: ["de": AsyncFetchStep07.demo(locale:), "fr": AsyncFetchStep07FR.demo(locale:), "pl": AsyncFetchStep07PL.demo(locale:)],  // editing-while-fetching
+    8: ["de": AsyncFetchStep08.demo(locale:), "fr": AsyncFetchStep08FR.demo(locale:), "pl": AsyncFetchStep08PL.demo(locale:)],  // observation
 ]
 
 let usage = """
@@ -35,7 +51,7 @@ let usage = """
 
     OPTIONS:
       --step <number>    The step, from 1 to \(programs.count).
-      --lang <language>  The language: de (default: de).
+      --lang <language>  The language: de, fr, pl (default: de).
       -h, --help         Show this help.
     """
 

@@ -5,27 +5,43 @@
 //     swift run promises-lesson --step 3 --lang pl
 import Foundation
 import PromisesStep01
+import PromisesStep01DE
+import PromisesStep01FR
 import PromisesStep02
+import PromisesStep02DE
+import PromisesStep02FR
 import PromisesStep03
+import PromisesStep03DE
+import PromisesStep03FR
 import PromisesStep04
+import PromisesStep04DE
+import PromisesStep04FR
 import PromisesStep05
+import PromisesStep05DE
+import PromisesStep05FR
 import PromisesStep06
+import PromisesStep06DE
+import PromisesStep06FR
 import PromisesStep07
+import PromisesStep07DE
+import PromisesStep07FR
 import PromisesStep08
+import PromisesStep08DE
+import PromisesStep08FR
 
 /// A step's program, as the tutorial writes it: `demo(locale:)`.
 typealias Program = @Sendable (Locale) async throws -> Void
 
 /// Every step's program, by step number, then language.
 let programs: [Int: [String: Program]] = [
-    1: ["pl": PromisesStep01.demo(locale:)],  // completion-handlers
-    2: ["pl": PromisesStep02.demo(locale:)],  // promise-states
-    3: ["pl": PromisesStep03.demo(locale:)],  // then-chaining
-    4: ["pl": PromisesStep04.demo(locale:)],  // errors
-    5: ["pl": PromisesStep05.demo(locale:)],  // no-zalgo
-    6: ["pl": PromisesStep06.demo(locale:)],  // cancellation
-    7: ["pl": PromisesStep07.demo(locale:)],  // combinators
-    8: ["pl": PromisesStep08.demo(locale:)],  // async-await
+    1: ["pl": PromisesStep01.demo(locale:), "de": PromisesStep01DE.demo(locale:), "fr": PromisesStep01FR.demo(locale:)],  // completion-handlers
+    2: ["pl": PromisesStep02.demo(locale:), "de": PromisesStep02DE.demo(locale:), "fr": PromisesStep02FR.demo(locale:)],  // promise-states
+    3: ["pl": PromisesStep03.demo(locale:), "de": PromisesStep03DE.demo(locale:), "fr": PromisesStep03FR.demo(locale:)],  // then-chaining
+    4: ["pl": PromisesStep04.demo(locale:), "de": PromisesStep04DE.demo(locale:), "fr": PromisesStep04FR.demo(locale:)],  // errors
+    5: ["pl": PromisesStep05.demo(locale:), "de": PromisesStep05DE.demo(locale:), "fr": PromisesStep05FR.demo(locale:)],  // no-zalgo
+    6: ["pl": PromisesStep06.demo(locale:), "de": PromisesStep06DE.demo(locale:), "fr": PromisesStep06FR.demo(locale:)],  // cancellation
+    7: ["pl": PromisesStep07.demo(locale:), "de": PromisesStep07DE.demo(locale:), "fr": PromisesStep07FR.demo(locale:)],  // combinators
+    8: ["pl": PromisesStep08.demo(locale:), "de": PromisesStep08DE.demo(locale:), "fr": PromisesStep08FR.demo(locale:)],  // async-await
 ]
 
 let usage = """
@@ -35,7 +51,7 @@ let usage = """
 
     OPTIONS:
       --step <number>    The step, from 1 to \(programs.count).
-      --lang <language>  The language: pl (default: pl).
+      --lang <language>  The language: pl, de, fr (default: pl).
       -h, --help         Show this help.
     """
 
