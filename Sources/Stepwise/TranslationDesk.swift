@@ -5,7 +5,7 @@ import StepwiseParse
 import StepwiseTranslate
 
 /// The translators' side of Stepwise: where each translation stands, confirming segments,
-/// and (with `XLIFFExchange`) the round trip through CAT tools. Edits go into `Content/`,
+/// and the XLIFF round trip through CAT tools. Edits go into `Content/`,
 /// all files or none, each checked against the schema before anything is written.
 public struct TranslationDesk: Sendable {
     /// The content folder.
@@ -31,13 +31,9 @@ public struct TranslationDesk: Sendable {
     public func status(tutorials ids: [String]? = nil, extra: [String] = []) throws -> [TutorialStatus] {
         let loader = ContentLoader(contentDirectory: content)
         return try loader.load(ids).map { tutorial in
-            var statuses: [String: TranslationStatus] = [:]
+            let source = DocumentSegments(tutorial.source)
+            var statuses = TranslationAudit.statuses(of: tutorial, source: source)
             var languages = tutorial.manifest.translations
-            for language in tutorial.manifest.translations {
-                let document = tutorial.documents[language]!
-                statuses[language] = TranslationAudit.status(
-                    of: document, language: language, file: document.file, in: tutorial)
-            }
             for language in extra where !tutorial.manifest.languages.contains(language) {
                 let file = loader.documentPath(tutorial: tutorial.id, language: language)
                 let document =
@@ -46,7 +42,7 @@ public struct TranslationDesk: Sendable {
                         try String(contentsOfFile: file, encoding: .utf8), file: file, language: language,
                         manifest: tutorial.manifest) : nil
                 statuses[language] = TranslationAudit.status(
-                    of: document, language: language, file: file, in: tutorial)
+                    of: document, language: language, file: file, in: tutorial, source: source)
                 languages.append(language)
             }
             return TutorialStatus(tutorial: tutorial, statuses: statuses, languages: languages)
@@ -72,10 +68,13 @@ public struct TranslationDesk: Sendable {
         return result.confirmed
     }
 
-    /// The XLIFF 2.0 document of each tutorial (or of `tutorials`) for `language`, by tutorial id.
+    /// The XLIFF 2.0 document for `language` of each tutorial not written in it (or of each of
+    /// `tutorials`), by tutorial id.
     public func export(language: String, tutorials ids: [String]? = nil) throws -> [(tutorial: String, xliff: String)] {
         let loader = ContentLoader(contentDirectory: content)
-        return try loader.load(ids).map { tutorial in
+        // Asked for every tutorial, the ones written in `language` have nothing to translate.
+        let tutorials = try loader.load(ids).filter { ids != nil || $0.manifest.sourceLanguage != language }
+        return try tutorials.map { tutorial in
             if language == tutorial.manifest.sourceLanguage {
                 throw DiagnosticError(
                     .error(
@@ -135,19 +134,14 @@ public struct TranslationDesk: Sendable {
         }
         let document = tutorial.documents[language]!
         let text = try String(contentsOfFile: document.file, encoding: .utf8)
-        let merge = try XLIFFImport.merge(xliff, into: tutorial, language: language, translation: document, text: text)
+        let source = DocumentSegments(tutorial.source)
+        let merge = try XLIFFImport.merge(
+            xliff, into: tutorial, source: source, language: language, translation: document, text: text)
         var updated = tutorial
         updated.documents[language] = try ContentLoader.document(
             merge.text, file: document.file, language: language, manifest: manifest)
         _ = try LanguageCheck().check(updated)
-        let statuses = Dictionary(
-            uniqueKeysWithValues: manifest.translations.map { language in
-                (
-                    language,
-                    TranslationAudit.status(
-                        of: tutorial.documents[language], language: language, file: document.file, in: tutorial)
-                )
-            })
+        let statuses = TranslationAudit.statuses(of: tutorial, source: source)
         let memory = SourceMemory.updated(tutorial, statuses: statuses, restamped: [language: merge.confirmed])
         try write(
             [ContentChange(file: document.file, contents: merge.text)], memory: memory, of: tutorial,

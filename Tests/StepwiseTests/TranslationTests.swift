@@ -94,6 +94,7 @@ struct TranslationTests {
             to: sandbox.content.appendingPathComponent("bindings"))
         let desk = TranslationDesk(content: sandbox.content.path)
         let before = try snapshot(sandbox.content)
+        #expect(try desk.export(language: "de").isEmpty, "both tutorials are written in German")
         for language in ["fr", "pl"] {
             for (tutorial, xliff) in try desk.export(language: language) {
                 let file = sandbox.root.appendingPathComponent("\(tutorial).\(language).xlf").path
