@@ -36,6 +36,26 @@ struct DocumentReader {
     }
 }
 
+/// Reads inline markup in the tutorial format (`Use <code>bind</code> <em>once</em>.`) the way
+/// a document's paragraphs are read: the same elements, white space and link rules.
+public enum InlineMarkupReader {
+    /// The inlines of `markup`; a problem is reported at `location`.
+    public static func inlines(_ markup: String, at location: SourceLocation) throws(DiagnosticError) -> [Inline] {
+        let fragment = "<p xmlns:its=\"\(Namespace.its)\">\(markup)</p>"
+        let tree: XMLTree
+        do {
+            tree = try XMLTree(file: location.file, contents: Data(fragment.utf8))
+        } catch {
+            throw DiagnosticError(
+                .error("not well-formed inline markup: \(error.diagnostics.first?.message ?? "")", at: location))
+        }
+        var reading = Reading(tree: tree)
+        let inlines = reading.inlines(in: tree.root!)
+        if let problem = reading.problems.first { throw DiagnosticError(.error(problem.message, at: location)) }
+        return inlines
+    }
+}
+
 /// The state of reading one document: the problems found so far and the ids seen.
 private struct Reading {
     let tree: XMLTree

@@ -62,13 +62,7 @@ struct StepFiles {
 
     /// Adds or replaces a hidden test file.
     mutating func add(_ hidden: HiddenFile) {
-        let lines = hidden.contents.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map {
-            Line(
-                code: String($0.element),
-                origin: Origin(location: hidden.location.advanced(byLines: $0.offset), listingID: nil))
-        }
-        files[Key(kind: .test, path: hidden.target)] =
-            lines.last?.code.isEmpty == true ? Array(lines.dropLast()) : lines
+        files[Key(kind: .test, path: hidden.target)] = hidden.lines
     }
 
     /// Removes a file from whichever target holds it.
@@ -116,4 +110,17 @@ extension RegionMarker {
 
 extension String {
     fileprivate var regionMarker: RegionMarker? { RegionMarker(line: self) }
+}
+
+extension HiddenFile {
+    /// The file's lines, each remembering its line in the file; the final line break ends the
+    /// last line rather than starting an empty one.
+    var lines: [StepFiles.Line] {
+        let lines = contents.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map {
+            StepFiles.Line(
+                code: String($0.element),
+                origin: Origin(location: location.advanced(byLines: $0.offset), listingID: nil))
+        }
+        return lines.last?.code.isEmpty == true ? Array(lines.dropLast()) : lines
+    }
 }

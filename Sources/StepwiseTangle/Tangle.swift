@@ -121,15 +121,9 @@ public struct Tangle: Sendable {
             let last = targets.last(where: { $0.variantLanguage == nil })
         else { return nil }
         let target = "\(manifest.moduleName)Benchmark"
-        let prologue = [header, "import \(last.name)", ""]
-        let lines = benchmark.contents.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let body = lines.last == "" ? Array(lines.dropLast()) : lines
         let file = GeneratedFile(
-            path: "Sources/\(target)/main.swift", contents: (prologue + body).joined(separator: "\n") + "\n",
-            origins: Array(repeating: nil, count: prologue.count)
-                + body.indices.map {
-                    Origin(location: benchmark.location.advanced(byLines: $0), listingID: nil)
-                })
+            path: "Sources/\(target)/main.swift", prologue: [header, "import \(last.name)", ""],
+            lines: benchmark.lines)
         let context: [String: Any] = [
             "tutorialID": manifest.id, "name": "\(manifest.id)-benchmark", "target": target,
             "dependencies": [last.name] + manifest.systemLibraries.map(\.name),
@@ -204,10 +198,7 @@ public struct Tangle: Sendable {
             let lines = state.files[key]!.filter { RegionMarker(line: $0.code) == nil }
             let prologue = key.kind == .test ? [header, "@testable import \(target.name)", ""] : [header, ""]
             let folder = key.kind == .test ? "Tests/\(target.testName)" : "Sources/\(target.name)"
-            return GeneratedFile(
-                path: "\(folder)/\(key.path)",
-                contents: (prologue + lines.map(\.code)).joined(separator: "\n") + "\n",
-                origins: Array(repeating: nil, count: prologue.count) + lines.map(\.origin))
+            return GeneratedFile(path: "\(folder)/\(key.path)", prologue: prologue, lines: lines)
         }
     }
 
@@ -264,4 +255,13 @@ extension Tangle: Stage {
 
     /// The generated package for the tutorials, in memory.
     public func run(_ input: [CheckedTutorial]) async throws -> Codebase { try tangle(input) }
+}
+
+extension GeneratedFile {
+    /// A file of generated `prologue` lines (no origin) followed by source lines.
+    init(path: String, prologue: [String], lines: [StepFiles.Line]) {
+        self.init(
+            path: path, contents: (prologue + lines.map(\.code)).joined(separator: "\n") + "\n",
+            origins: Array(repeating: nil, count: prologue.count) + lines.map(\.origin))
+    }
 }

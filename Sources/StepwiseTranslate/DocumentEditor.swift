@@ -11,7 +11,7 @@ public struct DocumentEditor {
     /// The file being edited.
     public let file: String
     private let bytes: [UInt8]
-    private var lineStarts: [Int]
+    private let lineStarts: [Int]
     private var edits: [(range: Range<Int>, replacement: [UInt8])] = []
 
     /// Starts editing `text`, which was read from `file`.
@@ -31,9 +31,6 @@ public struct DocumentEditor {
         }
         return String(decoding: result, as: UTF8.self)
     }
-
-    /// Whether any edit was made that changes the text.
-    public var hasChanges: Bool { edits.contains { Array(bytes[$0.range]) != $0.replacement } }
 
     /// Sets the element's `src-hash` attribute, adding it after the element's name when it has none.
     public mutating func setSourceHash(_ hash: String, ofElementAt location: SourceLocation) throws(DiagnosticError) {
@@ -56,11 +53,6 @@ public struct DocumentEditor {
     {
         let content = try self.content(at: location)
         edits.append((content, Array(xml.utf8)))
-    }
-
-    /// The text between the element's start and end tags, as written.
-    public func content(ofElementAt location: SourceLocation) throws(DiagnosticError) -> String {
-        String(decoding: bytes[try content(at: location)], as: UTF8.self)
     }
 
     /// Replaces the comments and string-literal segments of `listing` (as read from this

@@ -11,6 +11,23 @@ struct Placeholders {
         case placeholder(id: String, data: String)
         /// A paired code: its id, the original data of its start and end, and the content.
         case paired(id: String, start: String, end: String, [Piece])
+
+        /// Every code in `pieces`, depth first, with its original data: one string for a
+        /// standalone code, its start and end for a paired one.
+        static func codes(in pieces: [Piece]) -> [(id: String, data: [String])] {
+            pieces.flatMap { piece -> [(id: String, data: [String])] in
+                switch piece {
+                case .text: []
+                case .placeholder(let id, let data): [(id, [data])]
+                case .paired(let id, let start, let end, let inner): [(id, [start, end])] + codes(in: inner)
+                }
+            }
+        }
+
+        /// The names of a code's original data: `d1`, or `d1s` and `d1e` for a paired code.
+        static func dataIDs(of id: String, paired: Bool) -> [String] {
+            paired ? ["d\(id)s", "d\(id)e"] : ["d\(id)"]
+        }
     }
 
     /// The markup of a standalone code, as original data.
@@ -46,18 +63,7 @@ struct Placeholders {
     /// the same id; a code the source does not have gets an id of its own (`t1`, `t2`, …).
     init(matching source: [Piece]) {
         var ids: [String: [String]] = [:]
-        func collect(_ pieces: [Piece]) {
-            for piece in pieces {
-                switch piece {
-                case .text: break
-                case .placeholder(let id, let data): ids[data, default: []].append(id)
-                case .paired(let id, let start, let end, let inner):
-                    ids[start + end, default: []].append(id)
-                    collect(inner)
-                }
-            }
-        }
-        collect(source)
+        for code in Piece.codes(in: source) { ids[code.data.joined(), default: []].append(code.id) }
         available = ids
         prefix = "t"
     }

@@ -14,22 +14,32 @@ public struct TranslationAudit: Stage, Sendable {
     public func run(_ input: [CheckedTutorial]) async throws -> [CheckedTutorial] {
         input.map { checked in
             var checked = checked
-            let tutorial = checked.tutorial
-            for language in tutorial.manifest.translations {
-                guard let document = tutorial.documents[language] else { continue }
-                checked.translations[language] = Self.status(
-                    of: document, language: language, file: document.file, in: tutorial)
-            }
+            checked.translations = Self.statuses(of: checked.tutorial)
             return checked
         }
     }
 
-    /// How `document` (nil when the language has no file yet) stands against the tutorial's source.
+    /// The status of every translation the tutorial has, by language; the source is split
+    /// into segments once, or not at all when `source` is given.
+    public static func statuses(of tutorial: Tutorial, source: DocumentSegments? = nil) -> [String: TranslationStatus] {
+        let source = source ?? DocumentSegments(tutorial.source)
+        var statuses: [String: TranslationStatus] = [:]
+        for language in tutorial.manifest.translations {
+            guard let document = tutorial.documents[language] else { continue }
+            statuses[language] = status(
+                of: document, language: language, file: document.file, in: tutorial, source: source)
+        }
+        return statuses
+    }
+
+    /// How `document` (nil when the language has no file yet) stands against the tutorial's
+    /// source, split into segments as `source`.
     public static func status(
-        of document: TutorialDocument?, language: String, file: String, in tutorial: Tutorial
+        of document: TutorialDocument?, language: String, file: String, in tutorial: Tutorial,
+        source: DocumentSegments
     ) -> TranslationStatus {
         TranslationStatus(
-            language: language, file: file, segments: align(document, in: tutorial).map(\.status))
+            language: language, file: file, segments: align(document, in: tutorial, source: source).map(\.status))
     }
 
     /// A source segment and its translation, paired, with where the translation stands.
@@ -44,8 +54,9 @@ public struct TranslationAudit: Stage, Sendable {
 
     /// Every translatable segment of the source paired with `document`'s, in reading order,
     /// then the translation's segments the source no longer has.
-    public static func align(_ document: TutorialDocument?, in tutorial: Tutorial) -> [AlignedSegment] {
-        let source = DocumentSegments(tutorial.source)
+    public static func align(_ document: TutorialDocument?, in tutorial: Tutorial, source: DocumentSegments)
+        -> [AlignedSegment]
+    {
         let translation = document.map(DocumentSegments.init)
         var result: [AlignedSegment] = []
         for container in source.containers {

@@ -25,7 +25,7 @@ public enum XLIFFExport {
         let file = xmlNewChild(root, namespace, "file", nil)!
         xmlSetProp(file, "id", tutorial.id)
         xmlSetProp(file, "original", "\(tutorial.id)/\(tutorial.manifest.sourceLanguage).xml")
-        for aligned in TranslationAudit.align(translation, in: tutorial) {
+        for aligned in TranslationAudit.align(translation, in: tutorial, source: DocumentSegments(tutorial.source)) {
             guard let source = aligned.source else { continue }
             unit(aligned, source: source, tutorialID: tutorial.id, in: file, namespace)
         }
@@ -85,7 +85,7 @@ public enum XLIFFExport {
         }
         let segment = xmlNewChild(unit, namespace, "segment", nil)!
         if targetPieces != nil { xmlSetProp(segment, "state", state) }
-        let required = Set(placeholderIDs(targetPieces ?? []))
+        let required = Set(Placeholders.Piece.codes(in: targetPieces ?? []).map(\.id))
         write(sourcePieces, into: xmlNewChild(segment, namespace, "source", nil)!, namespace, required: required)
         if let targetPieces {
             write(targetPieces, into: xmlNewChild(segment, namespace, "target", nil)!, namespace, required: required)
@@ -98,33 +98,11 @@ public enum XLIFFExport {
     }
 
     /// The original data of every code, by data id (`d1` for the code with id `1`, `d1s`/`d1e`
-    /// for a paired code's start and end).
+    /// for a paired code's start and end), each code once.
     private static func originalData(_ pieces: [Placeholders.Piece]) -> [(String, String)] {
-        var result: [(String, String)] = []
         var seen = Set<String>()
-        func visit(_ pieces: [Placeholders.Piece]) {
-            for piece in pieces {
-                switch piece {
-                case .text: break
-                case .placeholder(let id, let data):
-                    if seen.insert(id).inserted { result.append(("d\(id)", data)) }
-                case .paired(let id, let start, let end, let inner):
-                    if seen.insert(id).inserted { result += [("d\(id)s", start), ("d\(id)e", end)] }
-                    visit(inner)
-                }
-            }
-        }
-        visit(pieces)
-        return result
-    }
-
-    private static func placeholderIDs(_ pieces: [Placeholders.Piece]) -> [String] {
-        pieces.flatMap { piece -> [String] in
-            switch piece {
-            case .text: []
-            case .placeholder(let id, _): [id]
-            case .paired(let id, _, _, let inner): [id] + placeholderIDs(inner)
-            }
+        return Placeholders.Piece.codes(in: pieces).filter { seen.insert($0.id).inserted }.flatMap { code in
+            zip(Placeholders.Piece.dataIDs(of: code.id, paired: code.data.count == 2), code.data).map { ($0, $1) }
         }
     }
 

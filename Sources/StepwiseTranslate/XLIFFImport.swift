@@ -135,12 +135,14 @@ public enum XLIFFImport {
         }
     }
 
-    /// Merges `xliff` into the translation `text` of `tutorial`.
+    /// Merges `xliff` into the translation `text` of `tutorial`, whose source is split into
+    /// segments as `source`.
     public static func merge(
-        _ xliff: Document, into tutorial: Tutorial, language: String, translation: TutorialDocument, text: String
+        _ xliff: Document, into tutorial: Tutorial, source: DocumentSegments, language: String,
+        translation: TutorialDocument, text: String
     ) throws(DiagnosticError) -> Merge {
         let aligned = Dictionary(
-            TranslationAudit.align(translation, in: tutorial).map { ($0.status.id, $0) },
+            TranslationAudit.align(translation, in: tutorial, source: source).map { ($0.status.id, $0) },
             uniquingKeysWith: { a, _ in a })
         var editor = DocumentEditor(file: translation.file, text: text)
         var problems: [Diagnostic] = []
@@ -221,82 +223,69 @@ public enum XLIFFImport {
             tutorialID: tutorial.id, language: language, text: editor.result, changed: changed, confirmed: confirmed)
     }
 
-    /// The target's text and codes as inline markup, checking every code against the source's.
+    /// The target's text and codes as inlines, checking every code against the source's: the
+    /// target is written back as the tutorial format's markup and read as a paragraph is.
     private static func inlines(_ unit: Unit, source: StepwiseTranslate.Segment, target: [Piece])
         throws(DiagnosticError) -> [Inline]
     {
         var numbering = Placeholders()
-        let expected = numbering.pieces(source.inlines ?? [])
-        var sourceData: [String: String] = [:]
-        var sourcePairs: [String: (String, String)] = [:]
-        func collect(_ pieces: [Placeholders.Piece]) {
-            for piece in pieces {
-                switch piece {
-                case .text: break
-                case .placeholder(let id, let data): sourceData[id] = data
-                case .paired(let id, let start, let end, let inner):
-                    sourcePairs[id] = (start, end)
-                    collect(inner)
-                }
-            }
-        }
-        collect(expected)
+        let sourceCodes = Dictionary(
+            uniqueKeysWithValues: Placeholders.Piece.codes(in: numbering.pieces(source.inlines ?? [])).map {
+                ($0.id, $0.data)
+            })
+        let location = unit.segments.first?.location ?? unit.location
         let required = Set(unit.segments.flatMap { requiredIDs($0.source) })
         var used: [String] = []
         func fail(_ message: String) -> DiagnosticError {
-            DiagnosticError(.error("unit '\(unit.id)': \(message)", at: unit.segments.first?.location ?? unit.location))
+            DiagnosticError(.error("unit '\(unit.id)': \(message)", at: location))
         }
-        func convert(_ pieces: [Piece]) throws(DiagnosticError) -> [Inline] {
-            var result: [Inline] = []
+        /// The original data of code `id` as the target refers to it: the source's, or for a code
+        /// only the translation has (`t1`), the file's own.
+        func data(of id: String, refs: [String?], kind: String) throws(DiagnosticError) -> [String] {
+            let names = Placeholders.Piece.dataIDs(of: id, paired: refs.count == 2)
+            let sent = names.compactMap { unit.data[$0] }
+            guard refs == names, let data = sourceCodes[id] ?? (id.hasPrefix("t") ? sent : nil),
+                data.count == names.count
+            else { throw fail("\(kind) '\(id)' is broken: it does not refer to a code of this unit") }
+            if !sent.isEmpty, sent != data {
+                throw fail("the code of \(kind) '\(id)' was changed; codes must come back untouched")
+            }
+            return data
+        }
+        func markup(_ pieces: [Piece]) throws(DiagnosticError) -> String {
+            var result = ""
             for piece in pieces {
                 switch piece {
-                case .text(let text): result.append(.text(text))
+                case .text(let text): result += InlineMarkup.escape(text)
                 case .placeholder(let id, let dataRef, _):
                     guard !id.hasPrefix("<") else { throw fail("\(id) is not a code Stepwise exported") }
                     used.append(id)
-                    guard dataRef == "d\(id)",
-                        let data = sourceData[id] ?? unit.data["d\(id)"].flatMap({ id.hasPrefix("t") ? $0 : nil })
-                    else {
-                        throw fail("placeholder '\(id)' is broken: it does not refer to a code of this unit")
+                    let code = try data(of: id, refs: [dataRef], kind: "placeholder")[0]
+                    let parsed = try InlineMarkupReader.inlines(code, at: location)
+                    guard parsed.count == 1, Placeholders.data(of: parsed[0]) != nil else {
+                        throw fail("placeholder '\(id)' holds '\(code)', which is neither inline code nor a term")
                     }
-                    if let original = unit.data["d\(id)"], original != data {
-                        throw fail("the code of placeholder '\(id)' was changed; codes must come back untouched")
-                    }
-                    guard let inline = Self.inline(fromData: data) else {
-                        throw fail("placeholder '\(id)' holds '\(data)', which is neither inline code nor a term")
-                    }
-                    result.append(inline)
+                    result += code
                 case .paired(let id, let start, let end, _, let inner):
                     used.append(id)
-                    guard
-                        let pair = sourcePairs[id]
-                            ?? (id.hasPrefix("t")
-                                ? unit.data["d\(id)s"].flatMap { s in unit.data["d\(id)e"].map { (s, $0) } } : nil),
-                        start == "d\(id)s", end == "d\(id)e"
-                    else { throw fail("paired code '\(id)' is broken: it does not refer to a code of this unit") }
-                    let content = try convert(inner)
-                    switch pair.0 {
-                    case "<em>": result.append(.emphasis(content))
-                    case "<strong>": result.append(.strong(content))
-                    default:
-                        guard let match = pair.0.firstMatch(of: /^<link href="([^"]*)">$/) else {
-                            throw fail(
-                                "paired code '\(id)' holds '\(pair.0)', which is not emphasis, strong text or a link")
-                        }
-                        result.append(.link(href: Self.unescape(String(match.1)), content))
-                    }
+                    let codes = try data(of: id, refs: [start, end], kind: "paired code")
+                    result += codes[0] + (try markup(inner)) + codes[1]
                 }
             }
             return result
         }
-        let inlines = try convert(target)
+        let text = try markup(target)
         if let repeated = Dictionary(grouping: used, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
             throw fail("code '\(repeated)' appears twice in the target")
         }
         if let missing = required.sorted().first(where: { !used.contains($0) }) {
             throw fail("code '\(missing)' is missing from the target; every code must come back")
         }
-        return normalized(inlines)
+        do {
+            return try InlineMarkupReader.inlines(text, at: location)
+        } catch {
+            throw fail("the target does not read as a paragraph: \(error.diagnostics.first?.message ?? "")")
+        }
     }
 
     private static func requiredIDs(_ pieces: [Piece]) -> [String] {
@@ -307,49 +296,5 @@ public enum XLIFFImport {
             case .paired(let id, _, _, let canDelete, let inner): (canDelete ? [] : [id]) + requiredIDs(inner)
             }
         }
-    }
-
-    /// Inline code or a term from its original data.
-    private static func inline(fromData data: String) -> Inline? {
-        if let match = data.firstMatch(of: /^<code>([^<]*)<\/code>$/) { return .code(unescape(String(match.1))) }
-        if let match = data.firstMatch(of: /^<term its:translate="no">([^<]*)<\/term>$/) {
-            return .term(unescape(String(match.1)))
-        }
-        return nil
-    }
-
-    private static func unescape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
-    }
-
-    /// White space folded as the tutorial reader folds it, so unchanged text compares equal.
-    private static func normalized(_ inlines: [Inline]) -> [Inline] {
-        func fold(_ inlines: [Inline]) -> [Inline] {
-            var result: [Inline] = []
-            for inline in inlines {
-                switch inline {
-                case .text(let text):
-                    let folded = text.split(omittingEmptySubsequences: false, whereSeparator: \.isWhitespace)
-                        .joined(separator: " ")
-                    if case .text(let previous)? = result.last {
-                        result[result.count - 1] = .text(previous + folded)
-                    } else {
-                        result.append(.text(folded))
-                    }
-                case .emphasis(let inner): result.append(.emphasis(fold(inner)))
-                case .strong(let inner): result.append(.strong(fold(inner)))
-                case .link(let href, let inner): result.append(.link(href: href, fold(inner)))
-                default: result.append(inline)
-                }
-            }
-            return result
-        }
-        var result = fold(inlines)
-        if case .text(let first)? = result.first { result[0] = .text(String(first.drop { $0 == " " })) }
-        if case .text(let last)? = result.last {
-            result[result.count - 1] = .text(String(last.reversed().drop { $0 == " " }.reversed()))
-        }
-        return result.filter { $0 != .text("") }
     }
 }

@@ -33,18 +33,16 @@ struct StatusCommand: AsyncParsableCommand {
             let entries = try TranslationDesk(content: paths.content).status(extra: languages)
             for entry in entries {
                 print("\(entry.tutorial.id) (source: \(entry.tutorial.manifest.sourceLanguage))")
-                print("  language  translated  stale  missing  extra    done")
-                for language in entry.languages {
+                let rows = entry.languages.map { language in
                     let status = entry.statuses[language]!
-                    print(
-                        "  "
-                            + [
-                                language.padding(8), "\(status.translated)/\(status.total)".leftPadding(10),
-                                "\(status.stale)".leftPadding(5), "\(status.missing)".leftPadding(7),
-                                "\(status.extra)".leftPadding(5),
-                                String(format: "%6.1f %%", status.percent),
-                            ].joined(separator: "  "))
+                    return [
+                        language, "\(status.translated)/\(status.total)", "\(status.stale)", "\(status.missing)",
+                        "\(status.extra)", String(format: "%.1f %%", status.percent),
+                    ]
                 }
+                let table = TextTable(
+                    header: ["language", "translated", "stale", "missing", "extra", "done"], rows: rows, leftAligned: 1)
+                for line in table.lines { print("  " + line) }
                 if verbose {
                     for language in entry.languages { details(entry.statuses[language]!) }
                 }
@@ -77,9 +75,4 @@ struct StatusCommand: AsyncParsableCommand {
             }
         }
     }
-}
-
-extension String {
-    fileprivate func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
-    fileprivate func leftPadding(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
 }

@@ -27,16 +27,8 @@ struct Summary {
                 ])
             }
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max()! }
-        let format = { (row: [String]) in
-            row.enumerated().map { column, cell in
-                column < 2
-                    ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-                    : String(repeating: " ", count: widths[column] - cell.count) + cell
-            }.joined(separator: "  ")
-        }
-        let rule = widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ")
+        let table = TextTable(header: header, rows: rows)
         let stages = report.stages.map { "\($0.name) \(String(format: "%.1f", $0.seconds)) s" }.joined(separator: " · ")
-        return ([format(header), rule] + rows.map(format) + [rule, stages]).joined(separator: "\n")
+        return (table.lines + [table.rule, stages]).joined(separator: "\n")
     }
 }
