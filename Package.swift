@@ -30,7 +30,7 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
-        .target(name: "StepwiseModel"),
+        .target(name: "StepwiseModel", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "StepwiseParse",
             dependencies: ["StepwiseModel", "CLibXML2"],
@@ -48,7 +48,6 @@ let package = Package(
             name: "StepwiseTranslate",
             dependencies: [
                 "StepwiseModel", "StepwiseParse", "CLibXML2",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
             ]

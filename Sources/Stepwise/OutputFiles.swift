@@ -14,6 +14,16 @@ public enum OutputFiles {
         }
     }
 
+    /// Removes `path` (a file or folder) when it exists.
+    static func remove(_ path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw DiagnosticError(.error("cannot remove \(path): \(error.localizedDescription)", at: nil))
+        }
+    }
+
     /// Builds the folder's new contents in a staging folder inside `staging`, then swaps it in.
     static func replaceFolder(_ folder: String, with files: [(path: String, data: Data)], staging: String) throws {
         let manager = FileManager.default

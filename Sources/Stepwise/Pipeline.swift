@@ -13,8 +13,9 @@ import StepwiseVerify
 /// Runs the stages in order: parse → check → audit translations → tangle → verify → render → report.
 ///
 /// Bad input stops the pipeline at the stage that finds it, with nothing written. A
-/// verification failure does not stop it: the report still tells what failed, but the
-/// site is left as it was, so it never shows a listing that did not verify.
+/// verification failure does not stop it: the report still tells what failed, and the pages
+/// go to `Output/preview` with each problem under its listing, but the site is left as it
+/// was, so it never shows a listing that did not verify.
 public struct Pipeline: Sendable {
     /// What the pipeline reads and writes.
     public var options: BuildOptions
@@ -37,17 +38,22 @@ public struct Pipeline: Sendable {
         public var verification: Verification?
         /// The report, as written to `report.json`.
         public var report: ReportDocument
+        /// Where the pages of a failed build were written, or nil when the site was written.
+        public var preview: String?
 
         /// Whether everything verified (or verification was skipped and nothing else failed).
         public var succeeded: Bool { verification?.succeeded ?? true }
     }
 
-    /// Reads, checks and tangles the tutorials, in memory only.
-    public func prepare() async throws -> (tutorials: [CheckedTutorial], codebase: Codebase, timings: [StageTiming]) {
+    /// Reads, checks and tangles the tutorials, in memory only; listings parsed by an earlier
+    /// run are taken from `memo`.
+    public func prepare(memo: ParseMemo? = nil) async throws -> (
+        tutorials: [CheckedTutorial], codebase: Codebase, timings: [StageTiming]
+    ) {
         var timings: [StageTiming] = []
         let tutorials = try await run(ContentLoader(contentDirectory: options.content), nil, &timings)
         let checked = try await run(
-            TranslationAudit(), try await run(LanguageCheck(), tutorials, &timings), &timings)
+            TranslationAudit(memo: memo), try await run(LanguageCheck(memo: memo), tutorials, &timings), &timings)
         let codebase = try await run(
             Tangle(
                 templates: options.templates + "/Codebase",
@@ -58,7 +64,8 @@ public struct Pipeline: Sendable {
 
     /// The whole build.
     public func build() async throws -> Outcome {
-        let (tutorials, codebase, prepared) = try await prepare()
+        let memo = ParseMemo(file: options.parseMemo)
+        let (tutorials, codebase, prepared) = try await prepare(memo: memo)
         var timings = prepared
         let progress = self.progress
         try CodebaseWriter(directory: options.codebase).write(codebase)
@@ -67,27 +74,36 @@ public struct Pipeline: Sendable {
             verification = try await run(
                 Verify(
                     directory: options.codebase, swift: options.swift, testTimeout: options.testTimeout,
+                    repetitions: options.repetitions,
+                    cache: VerificationCache(folder: options.cache + "/verification"), reusesCache: !options.force,
                     progress: { progress.stageDetail($0) }),
                 (codebase, tutorials), &timings)
         }
-        if verification?.succeeded ?? true {
-            let site = try await run(
-                SiteRenderer(templates: options.templates + "/Site"), .init(tutorials: tutorials, codebase: codebase),
-                &timings)
-            try OutputFiles.replaceFolder(
-                options.site, with: site.map { ($0.path, Data($0.contents.utf8)) }, staging: options.output)
+        let site = try await run(
+            SiteRenderer(templates: options.templates + "/Site", memo: memo),
+            .init(tutorials: tutorials, codebase: codebase, verification: verification), &timings)
+        let pages = site.map { ($0.path, Data($0.contents.utf8)) }
+        let failed = verification.map { !$0.succeeded } ?? false
+        if failed {
+            try OutputFiles.replaceFolder(options.preview, with: pages, staging: options.output)
+        } else {
+            try OutputFiles.replaceFolder(options.site, with: pages, staging: options.output)
+            try OutputFiles.remove(options.preview)
         }
+        try OutputFiles.write(memo.encoded(), to: options.parseMemo)
         var report = try await run(
             Report(), .init(tutorials: tutorials, codebase: codebase, verification: verification, stages: timings),
             &timings)
         report.stages = timings
         try OutputFiles.write(Report.encode(report), to: options.report)
-        return Outcome(tutorials: tutorials, codebase: codebase, verification: verification, report: report)
+        return Outcome(
+            tutorials: tutorials, codebase: codebase, verification: verification, report: report,
+            preview: failed ? options.preview : nil)
     }
 
     /// Compares `Output/Codebase` with what the content generates, writing nothing.
     public func codebaseDrift() async throws -> CodebaseWriter.Drift {
-        let (_, codebase, _) = try await prepare()
+        let (_, codebase, _) = try await prepare(memo: ParseMemo(file: options.parseMemo))
         return CodebaseWriter(directory: options.codebase).drift(from: codebase)
     }
 

@@ -33,15 +33,39 @@ public struct Terminal: Sendable {
         isInteractive ? "\u{1B}[\(codes)m\(text)\u{1B}[0m" : text
     }
 
-    /// Prints diagnostics in the compiler's format, `error:` in red on a terminal.
-    public func printDiagnostics(_ diagnostics: [Diagnostic]) {
+    /// Prints diagnostics in the compiler's format, `error:` in red on a terminal. Each is
+    /// cut to `DiagnosticLimit.lines` lines and `DiagnosticLimit.characters` characters; when
+    /// `fullText` names where the whole text is (`Output/report.json`), the cut says so.
+    public func printDiagnostics(_ diagnostics: [Diagnostic], fullText: String? = nil) {
         for diagnostic in diagnostics {
-            var text = diagnostic.description
+            var text = DiagnosticLimit.cut(diagnostic.description, fullText: fullText)
             if isInteractive {
                 text = text.replacingOccurrences(of: ": error: ", with: ": " + styled("error:", "1;31") + " ")
                     .replacingOccurrences(of: ": note: ", with: ": " + styled("note:", "1;36") + " ")
             }
             write(text + "\n")
         }
+    }
+}
+
+/// How much of one diagnostic the terminal shows: a failed expectation can print a whole
+/// array (150 KB), which would bury every other message.
+public enum DiagnosticLimit {
+    /// Lines shown of one diagnostic, its notes included.
+    public static let lines = 40
+    /// Characters shown of one diagnostic, its notes included.
+    public static let characters = 4_000
+
+    /// `text`, cut after `lines` lines or `characters` characters, whichever comes first, with
+    /// a last line that says how much was cut and where the whole text is.
+    public static func cut(_ text: String, fullText: String?) -> String {
+        var shown = text.prefix(characters)
+        if let end = shown.indices.lazy.filter({ shown[$0] == "\n" }).dropFirst(lines - 1).first {
+            shown = shown[..<end]
+        }
+        guard shown.count < text.count else { return text }
+        let rest = text.count - shown.count
+        let whole = fullText.map { "; the whole text is in \($0)" } ?? ""
+        return shown + "\n… (\(rest) more characters\(whole))"
     }
 }

@@ -18,7 +18,27 @@ enum CodeComparison {
         case changed(Diagnostic)
     }
 
-    static func compare(_ translation: Listing, with source: Listing, sourceLanguage: String) -> Outcome {
+    /// Compares the code of `translation` with `source`'s; an outcome that is not a change
+    /// depends only on the two texts, and is kept in `memo`.
+    static func compare(_ translation: Listing, with source: Listing, sourceLanguage: String, memo: ParseMemo? = nil)
+        -> Outcome
+    {
+        let texts = source.code + "\u{0}" + translation.code
+        switch memo?.cached("code-comparison", for: texts) as String? {
+        case "same": return .same
+        case "literals": return .translatedLiterals
+        default: break
+        }
+        let outcome = compare(translation, with: source, sourceLanguage: sourceLanguage)
+        switch outcome {
+        case .same: memo?.store("same", "code-comparison", for: texts)
+        case .translatedLiterals: memo?.store("literals", "code-comparison", for: texts)
+        case .changed: break
+        }
+        return outcome
+    }
+
+    private static func compare(_ translation: Listing, with source: Listing, sourceLanguage: String) -> Outcome {
         // The text of string literals is compared apart from the code, so a translation may
         // move words around an interpolation ("Retard de \(text)" for "\(text) Verspätung");
         // the interpolations themselves are code and must stay.

@@ -7,8 +7,13 @@ import StepwiseModel
 /// every language. Translated code must be the source's code (see `CodeComparison`), and
 /// text marked `its:translate="no"` must stay as written.
 public struct LanguageCheck: Sendable {
+    /// Where code comparisons of earlier runs are kept; nil to compare every listing.
+    public let memo: ParseMemo?
+
     /// Creates the stage.
-    public init() {}
+    public init(memo: ParseMemo? = nil) {
+        self.memo = memo
+    }
 
     /// Checks `tutorial`, throwing every mismatch found.
     public func check(_ tutorial: Tutorial) throws(DiagnosticError) -> CheckedTutorial {
@@ -25,7 +30,7 @@ public struct LanguageCheck: Sendable {
                 problems += alignment(of: step, with: original, in: translation, source: source)
                 problems += terms(of: step, with: original, source: source)
                 for (ours, theirs) in zip(step.listings, original.listings) where ours.id == theirs.id {
-                    switch CodeComparison.compare(ours, with: theirs, sourceLanguage: source.language) {
+                    switch CodeComparison.compare(ours, with: theirs, sourceLanguage: source.language, memo: memo) {
                     case .same: break
                     case .translatedLiterals: literals[language, default: []].insert(ours.id)
                     case .changed(let diagnostic): problems.append(diagnostic)

@@ -22,40 +22,88 @@ public struct Verification: Sendable, Hashable {
 
     /// Whether everything compiled, passed and printed what it should.
     public var succeeded: Bool { buildSucceeded && general.isEmpty && targets.values.allSatisfy(\.succeeded) }
+
+    /// How many step targets were taken from the verification cache.
+    public var cachedCount: Int { targets.values.filter(\.cached).count }
+}
+
+/// Whether a listing or a step is backed by code that compiled and whose tests ran.
+public enum VerificationStatus: String, Sendable, Hashable, Codable {
+    /// Compiled, every test passed in every run, and the program printed what the page shows.
+    case verified
+    /// Not checked: verification was skipped, or the step's tests could not run because
+    /// another step did not compile.
+    case unverified
+    /// Did not compile, a test failed or was flaky, or the output differed.
+    case failed
 }
 
 /// What one step target showed.
 public struct TargetResult: Sendable, Hashable {
     /// Whether the target and its tests compiled.
     public var compiled: Bool
-    /// Tests that passed.
+    /// Tests that passed in every run.
     public var passed: Int
-    /// Tests that failed (a crashed or hung test included).
+    /// Tests that failed in at least one run (a crashed, hung or flaky test included).
     public var failed: Int
+    /// Tests that passed in some runs and failed in others.
+    public var flaky: [FlakyTest]
+    /// How many times the tests ran.
+    public var runs: Int
     /// Output checks, by language.
     public var outputs: [String: OutputResult]
     /// Compiler errors, test failures and output mismatches, mapped to the tutorial sources.
     public var diagnostics: [Diagnostic]
+    /// Whether the result was taken from the verification cache rather than from this run.
+    public var cached: Bool
 
     /// Creates a result.
     public init(
-        compiled: Bool, passed: Int = 0, failed: Int = 0, outputs: [String: OutputResult] = [:],
-        diagnostics: [Diagnostic] = []
+        compiled: Bool, passed: Int = 0, failed: Int = 0, flaky: [FlakyTest] = [], runs: Int = 0,
+        outputs: [String: OutputResult] = [:], diagnostics: [Diagnostic] = [], cached: Bool = false
     ) {
         self.compiled = compiled
         self.passed = passed
         self.failed = failed
+        self.flaky = flaky
+        self.runs = runs
         self.outputs = outputs
         self.diagnostics = diagnostics
+        self.cached = cached
     }
 
     /// Whether the target showed no problem but its tests could not run (another step did
     /// not compile, so the test bundle could not be linked).
     public var isUnverified: Bool { diagnostics.isEmpty && passed + failed == 0 }
 
-    /// Whether it compiled, ran tests that all passed, and printed what each language expects.
+    /// Whether it compiled, ran tests that all passed in every run, and printed what each
+    /// language expects.
     public var succeeded: Bool {
-        compiled && failed == 0 && passed > 0 && outputs.values.allSatisfy(\.matched) && diagnostics.isEmpty
+        compiled && failed == 0 && flaky.isEmpty && passed > 0 && outputs.values.allSatisfy(\.matched)
+            && diagnostics.isEmpty
+    }
+
+    /// `verified`, `failed` or `unverified`.
+    public var status: VerificationStatus { isUnverified ? .unverified : succeeded ? .verified : .failed }
+}
+
+/// A test that passed in some runs and failed in others.
+public struct FlakyTest: Sendable, Hashable {
+    /// The test's name as Swift Testing reports it (`cancellingStopsTheFetch()`).
+    public var name: String
+    /// Where the test is declared, in the tutorial's sources (or the generated file).
+    public var location: SourceLocation?
+    /// Runs in which it passed.
+    public var passedRuns: Int
+    /// Runs in which it failed.
+    public var failedRuns: Int
+
+    /// Creates a flaky test.
+    public init(name: String, location: SourceLocation?, passedRuns: Int, failedRuns: Int) {
+        self.name = name
+        self.location = location
+        self.passedRuns = passedRuns
+        self.failedRuns = failedRuns
     }
 }
 

@@ -18,6 +18,9 @@ public struct SiteFile: Sendable, Hashable {
 
 /// The fifth stage: a web site per language from the Mustache templates in `Templates/Site`.
 ///
+/// Every listing carries its real status (`data-status="verified|unverified|failed"`);
+/// only a verified one says it was compiled and tested. A site built without verification
+/// says so on every page; the pages of a failed build show each problem under its listing.
 /// Pages are `<lang>/index.html`, `<lang>/<tutorial>/index.html` and one page per step,
 /// `<lang>/<tutorial>/NN-<step>.html`; each links to the same page in the other languages.
 public struct SiteRenderer: Stage {
@@ -27,20 +30,27 @@ public struct SiteRenderer: Stage {
         public var tutorials: [CheckedTutorial]
         /// The codebase, to name the target behind each listing.
         public var codebase: Codebase
+        /// What verification showed, or nil when it was skipped: each listing's badge says
+        /// which, and a failed or skipped verification is announced on every page.
+        public var verification: Verification?
 
         /// Creates the input.
-        public init(tutorials: [CheckedTutorial], codebase: Codebase) {
+        public init(tutorials: [CheckedTutorial], codebase: Codebase, verification: Verification?) {
             self.tutorials = tutorials
             self.codebase = codebase
+            self.verification = verification
         }
     }
 
     /// The folder holding the templates, `style.css` and `strings/<lang>.json`.
     public let templates: String
+    /// Where highlighted listings from earlier runs are kept; nil to highlight every listing.
+    public let memo: ParseMemo?
 
     /// Creates the stage.
-    public init(templates: String) {
+    public init(templates: String, memo: ParseMemo? = nil) {
         self.templates = templates
+        self.memo = memo
     }
 
     /// `render`.
@@ -56,7 +66,8 @@ public struct SiteRenderer: Stage {
         }
         var files: [SiteFile] = []
         for language in languages {
-            let pages = PageContext(language: language, languages: languages, strings: strings)
+            let pages = PageContext(
+                language: language, languages: languages, strings: strings, verification: input.verification)
             let tutorials = input.tutorials.filter { $0.tutorial.documents[language] != nil }
             files.append(
                 try page(
@@ -68,7 +79,9 @@ public struct SiteRenderer: Stage {
                                 "title": checked.tutorial.manifest.titles[language] ?? checked.tutorial.id,
                                 "steps": checked.tutorial.manifest.steps.count,
                             ] as [String: Any]
-                        }
+                        },
+                        "siteIntro": input.verification?.succeeded == true
+                            ? strings[language]!["siteIntro"] : strings[language]!["siteIntro.unverified"],
                     ], title: strings[language]!["siteTitle"],
                     alternates: { "\($0)/index.html" }))
             for checked in tutorials {
@@ -80,7 +93,9 @@ public struct SiteRenderer: Stage {
         files.append(
             try page(
                 library, "root", at: "index.html",
-                PageContext(language: languages.first ?? "en", languages: languages, strings: strings),
+                PageContext(
+                    language: languages.first ?? "en", languages: languages, strings: strings,
+                    verification: input.verification),
                 [
                     "entries": languages.map {
                         ["href": "\($0)/index.html", "name": strings[$0]!["languageName"], "code": $0]
@@ -120,12 +135,21 @@ public struct SiteRenderer: Stage {
                 ], title: title, alternates: { available.contains($0) ? "\($0)/\(tutorial.id)/index.html" : nil })
         ]
         for (index, step) in document.steps.enumerated() {
-            let target = codebase.target(tutorial: tutorial.id, step: step.id, language: language)
+            let verdict = StepVerdict(
+                step: step, language: language, tutorial: tutorial, codebase: codebase,
+                verification: pages.verification)
+            let stepDiagnostics = pages.verification?.succeeded == false ? verdict.otherDiagnostics : []
             var context: [String: Any] = [
                 "tutorialTitle": title, "tutorialHref": "index.html", "title": stepTitle(step),
                 "number": index + 1, "count": document.steps.count,
                 "position": strings.format("stepOf", ["number": "\(index + 1)", "count": "\(document.steps.count)"]),
-                "blocks": step.blocks.map { block(for: $0, target: target, strings: strings, isStale: isStale) },
+                "blocks": step.blocks.map {
+                    block(
+                        for: $0, verdict: verdict, showsDiagnostics: pages.verification?.succeeded == false,
+                        strings: strings, isStale: isStale)
+                },
+                "hasDiagnostics": !stepDiagnostics.isEmpty,
+                "diagnostics": stepDiagnostics.map(\.description),
                 "lesson": "swift run lesson \(tutorial.id) --lang \(language) --step \(index + 1)",
             ]
             if index > 0 {
@@ -146,23 +170,42 @@ public struct SiteRenderer: Stage {
     }
 
     private func block(
-        for block: Block, target: StepTarget?, strings: InterfaceStrings, isStale: (SourceLocation) -> Bool
+        for block: Block, verdict: StepVerdict, showsDiagnostics: Bool, strings: InterfaceStrings,
+        isStale: (SourceLocation) -> Bool
     ) -> [String: Any] {
         switch block {
         case .listing(let listing):
             let caption = listing.region.map { "\(listing.file) — \($0)" } ?? listing.file
+            let listingVerdict = verdict.listing(listing.id)
+            let status = listingVerdict?.status ?? .unverified
+            let diagnostics = showsDiagnostics ? listingVerdict?.diagnostics ?? [] : []
             return [
                 "listing": [
                     "id": listing.id, "caption": caption, "isTest": listing.kind == .test,
                     "stale": isStale(listing.location) ? strings["stale"] : false,
-                    "code": Highlighter.html(listing.visibleLines.map(\.code).joined(separator: "\n")),
-                    "verified": strings.format("verifiedIn", ["target": target?.name ?? ""]),
+                    "code": highlighted(listing.visibleLines.map(\.code).joined(separator: "\n")),
+                    "status": status.rawValue, "badge": badge(status, target: verdict.target, strings: strings),
+                    "hasDiagnostics": !diagnostics.isEmpty, "diagnostics": diagnostics.map(\.description),
                 ] as [String: Any]
             ]
         case .output(let output):
             return ["output": ["id": output.id, "text": output.text]]
         default:
             return ["prose": HTML.block(block, strings: strings, isStale: isStale)]
+        }
+    }
+
+    /// `code` as highlighted HTML, each distinct text highlighted once.
+    private func highlighted(_ code: String) -> String {
+        memo?.value("highlighted-html", for: code) { Highlighter.html(code) } ?? Highlighter.html(code)
+    }
+
+    /// The words on a listing's badge: only a verified listing says it was compiled and tested.
+    private func badge(_ status: VerificationStatus, target: StepTarget?, strings: InterfaceStrings) -> String {
+        switch status {
+        case .verified: "✓ " + strings.format("verifiedIn", ["target": target?.name ?? ""])
+        case .unverified: "○ " + strings["status.unverified"]
+        case .failed: "✗ " + strings["status.failed"]
         }
     }
 
@@ -186,10 +229,16 @@ public struct SiteRenderer: Stage {
                 "current": language == pages.language,
             ]
         }
-        let layout: [String: Any] = [
+        var layout: [String: Any] = [
             "language": pages.language, "title": title, "body": body, "root": root, "languages": languages,
             "strings": StringsLookup(strings),
+            "footer": pages.verification?.succeeded == true ? strings["footer"] : strings["footer.unverified"],
         ]
+        switch pages.verification?.succeeded {
+        case nil: (layout["banner"], layout["bannerKind"]) = (strings["banner.unverified"], "unverified")
+        case false?: (layout["banner"], layout["bannerKind"]) = (strings["banner.preview"], "failed")
+        case true?: break
+        }
         guard let html = library.render(layout, withTemplate: "layout") else {
             throw DiagnosticError(.error("no template 'layout.mustache' in \(templates)", at: nil))
         }
@@ -228,6 +277,7 @@ private struct PageContext {
     var language: String
     var languages: [String]
     var strings: [String: InterfaceStrings]
+    var verification: Verification?
 }
 
 /// Lets templates write `{{strings.next}}`.

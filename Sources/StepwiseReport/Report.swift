@@ -61,54 +61,30 @@ public struct Report: Stage {
     private func step(_ step: Step, number: Int, _ document: TutorialDocument, _ tutorial: Tutorial, _ input: Input)
         -> StepReport
     {
-        let target = input.codebase.target(tutorial: tutorial.id, step: step.id, language: document.language)
-        let result = target.flatMap { input.verification?.targets[$0.name] }
-        let status =
-            result.map { $0.isUnverified ? "unverified" : $0.succeeded ? "verified" : "failed" } ?? "unverified"
-        let listingLines = step.listings.map { listing in (listing, lines(of: listing.id, in: step.id, tutorial)) }
-        let claimed = Set(
-            listingLines.flatMap { _, lines in result?.diagnostics.filter { lines.contains($0.location) } ?? [] })
+        let verdict = StepVerdict(
+            step: step, language: document.language, tutorial: tutorial, codebase: input.codebase,
+            verification: input.verification)
+        let target = verdict.target
+        let result = verdict.result
         let output: String =
             result?.outputs[document.language].map { $0.matched ? "matched" : "mismatched" } ?? "unverified"
         return StepReport(
             id: step.id, number: number, file: document.file, line: step.location.line, target: target?.name ?? "",
-            testTarget: target?.testName ?? "", status: status,
-            tests: TestCounts(passed: result?.passed ?? 0, failed: result?.failed ?? 0), output: output,
-            listings: listingLines.map { listing, lines in
-                let own = result?.diagnostics.filter { lines.contains($0.location) } ?? []
-                return ListingReport(
+            testTarget: target?.testName ?? "", status: verdict.status.rawValue, cached: result?.cached ?? false,
+            tests: TestCounts(passed: result?.passed ?? 0, failed: result?.failed ?? 0), runs: result?.runs ?? 0,
+            flaky: (result?.flaky ?? []).map(FlakyTestReport.init), output: output,
+            listings: zip(step.listings, verdict.listings).map { listing, listingVerdict in
+                ListingReport(
                     id: listing.id, file: listing.location.file, line: listing.location.line,
                     column: listing.location.column, target: target?.name ?? "",
                     generatedFile: target.map { generatedPath(of: listing, in: $0) } ?? "",
-                    status: status == "verified" && !own.isEmpty ? "failed" : status,
-                    diagnostics: own.map(DiagnosticReport.init))
+                    status: listingVerdict.status.rawValue,
+                    diagnostics: listingVerdict.diagnostics.map(DiagnosticReport.init))
             },
-            diagnostics: (result?.diagnostics ?? []).filter { !claimed.contains($0) }.map(DiagnosticReport.init))
-    }
-
-    /// The lines of listing `id` in every language, so that a diagnostic in the source
-    /// language's code counts for the translations that share its target.
-    private func lines(of id: String, in stepID: String, _ tutorial: Tutorial) -> ListingLines {
-        ListingLines(
-            ranges: tutorial.documents.values.compactMap { document in
-                guard let listing = document.step(stepID)?.listings.first(where: { $0.id == id }),
-                    let first = listing.lines.first?.location.line, let last = listing.lines.last?.location.line
-                else { return nil }
-                return (document.file, first...last)
-            })
+            diagnostics: verdict.otherDiagnostics.map(DiagnosticReport.init))
     }
 
     private func generatedPath(of listing: Listing, in target: StepTarget) -> String {
         listing.kind == .test ? "Tests/\(target.testName)/\(listing.file)" : "Sources/\(target.name)/\(listing.file)"
-    }
-}
-
-/// Line ranges of a listing in several files.
-private struct ListingLines {
-    var ranges: [(file: String, lines: ClosedRange<Int>)]
-
-    func contains(_ location: SourceLocation?) -> Bool {
-        guard let location else { return false }
-        return ranges.contains { $0.file == location.file && $0.lines.contains(location.line) }
     }
 }

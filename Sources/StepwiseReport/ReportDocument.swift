@@ -116,14 +116,47 @@ public struct StepReport: Codable, Sendable, Equatable {
     public var testTarget: String
     /// `verified`, `failed` or `unverified` (when verification was skipped).
     public var status: String
+    /// Whether the result was taken from the verification cache (its inputs were identical)
+    /// rather than from this run.
+    public var cached: Bool
     /// The step target's tests.
     public var tests: TestCounts
+    /// How many times the tests ran (`build-docs --repeat`); 0 when they did not run.
+    public var runs: Int
+    /// Tests that passed in some runs and failed in others.
+    public var flaky: [FlakyTestReport]
     /// `matched`, `mismatched` or `unverified`.
     public var output: String
     /// Every listing of the step.
     public var listings: [ListingReport]
     /// Problems of the step that no listing holds (failed tests, output mismatches).
     public var diagnostics: [DiagnosticReport]
+}
+
+/// A test that passed in some runs and failed in others.
+public struct FlakyTestReport: Codable, Sendable, Equatable {
+    /// The test's name.
+    public var name: String
+    /// Where it is declared, when known.
+    public var file: String?
+    /// Its line.
+    public var line: Int?
+    /// Its column.
+    public var column: Int?
+    /// Runs in which it passed.
+    public var passedRuns: Int
+    /// Runs in which it failed.
+    public var failedRuns: Int
+
+    /// Flattens a flaky test.
+    public init(_ test: FlakyTest) {
+        name = test.name
+        file = test.location?.file
+        line = test.location?.line
+        column = test.location?.column
+        passedRuns = test.passedRuns
+        failedRuns = test.failedRuns
+    }
 }
 
 /// Tests that passed and failed.

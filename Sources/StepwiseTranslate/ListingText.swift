@@ -6,9 +6,9 @@ import SwiftSyntax
 /// the order they appear, each with its place in the listing.
 public struct ListingText: Sendable, Hashable {
     /// One comment or string-literal segment.
-    public struct Piece: Sendable, Hashable {
+    public struct Piece: Sendable, Hashable, Codable {
         /// Whether it is a comment or a string literal's text.
-        public enum Kind: String, Sendable, Hashable { case comment, string }
+        public enum Kind: String, Sendable, Hashable, Codable { case comment, string }
         /// Comment or string.
         public var kind: Kind
         /// The text: a comment without its `//`, `///` or `/* */` and surrounding spaces; a string
@@ -22,6 +22,19 @@ public struct ListingText: Sendable, Hashable {
 
     /// The pieces in source order.
     public var pieces: [Piece]
+
+    /// Reads the comments and string literals of `listing`, or takes them from `memo`.
+    public init(_ listing: Listing, memo: ParseMemo?) {
+        if let memo {
+            self.init(pieces: memo.value("listing-text", for: listing.code) { ListingText(listing).pieces })
+        } else {
+            self.init(listing)
+        }
+    }
+
+    private init(pieces: [Piece]) {
+        self.pieces = pieces
+    }
 
     /// Reads the comments and string literals of `listing`.
     public init(_ listing: Listing) {

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import StepwiseModel
 
@@ -34,12 +33,14 @@ public struct DocumentSegments: Sendable, Hashable {
     /// The containers in reading order.
     public var containers: [Container]
 
-    /// Splits `document` into segments.
-    public init(_ document: TutorialDocument) {
-        var containers = [Container(id: "intro", segments: document.intro.flatMap(Self.segments))]
+    /// Splits `document` into segments, taking listings' comments and strings from `memo`
+    /// when an earlier parse left them there.
+    public init(_ document: TutorialDocument, memo: ParseMemo? = nil) {
+        let segments = { (block: Block) in Self.segments(block, memo: memo) }
+        var containers = [Container(id: "intro", segments: document.intro.flatMap(segments))]
         for step in document.steps {
             let title = Self.prose(.title, step.title, step.titleTranslation)
-            containers.append(Container(id: step.id, segments: [title] + step.blocks.flatMap(Self.segments)))
+            containers.append(Container(id: step.id, segments: [title] + step.blocks.flatMap(segments)))
         }
         self.containers = containers
     }
@@ -47,14 +48,14 @@ public struct DocumentSegments: Sendable, Hashable {
     /// The segments of `id`, or none.
     public func container(_ id: String) -> [Segment] { containers.first { $0.id == id }?.segments ?? [] }
 
-    private static func segments(_ block: Block) -> [Segment] {
+    private static func segments(_ block: Block, memo: ParseMemo?) -> [Segment] {
         switch block {
         case .paragraph(let inlines, let its): return [prose(.paragraph, inlines, its)]
         case .heading(let inlines, let its): return [prose(.heading, inlines, its)]
         case .list(_, let items, _): return items.map { prose(.item, $0.inlines, $0.translation) }
-        case .note(_, let blocks, _): return blocks.flatMap(segments)
+        case .note(_, let blocks, _): return blocks.flatMap { segments($0, memo: memo) }
         case .listing(let listing):
-            let text = ListingText(listing).canonical
+            let text = ListingText(listing, memo: memo).canonical
             return [
                 Segment(
                     kind: text.isEmpty ? nil : .listing, anchor: listing.id,
@@ -88,6 +89,6 @@ public struct DocumentSegments: Sendable, Hashable {
 public enum SegmentHash {
     /// The hash of `text`.
     public static func of(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        String(ContentDigest.hex(of: text).prefix(16))
     }
 }

@@ -4,8 +4,13 @@ import StepwiseModel
 /// current, which are stale (translated from another version of the source), which are
 /// missing and which the source no longer has.
 public struct TranslationAudit: Stage, Sendable {
+    /// Where listings' comments and strings from earlier runs are kept; nil to read every listing.
+    public let memo: ParseMemo?
+
     /// Creates the stage.
-    public init() {}
+    public init(memo: ParseMemo? = nil) {
+        self.memo = memo
+    }
 
     /// `audit translations`.
     public var name: String { "audit translations" }
@@ -14,20 +19,23 @@ public struct TranslationAudit: Stage, Sendable {
     public func run(_ input: [CheckedTutorial]) async throws -> [CheckedTutorial] {
         input.map { checked in
             var checked = checked
-            checked.translations = Self.statuses(of: checked.tutorial)
+            checked.translations = Self.statuses(
+                of: checked.tutorial, source: DocumentSegments(checked.tutorial.source, memo: memo), memo: memo)
             return checked
         }
     }
 
     /// The status of every translation the tutorial has, by language; the source is split
     /// into segments once, or not at all when `source` is given.
-    public static func statuses(of tutorial: Tutorial, source: DocumentSegments? = nil) -> [String: TranslationStatus] {
+    public static func statuses(of tutorial: Tutorial, source: DocumentSegments? = nil, memo: ParseMemo? = nil)
+        -> [String: TranslationStatus]
+    {
         let source = source ?? DocumentSegments(tutorial.source)
         var statuses: [String: TranslationStatus] = [:]
         for language in tutorial.manifest.translations {
             guard let document = tutorial.documents[language] else { continue }
             statuses[language] = status(
-                of: document, language: language, file: document.file, in: tutorial, source: source)
+                of: document, language: language, file: document.file, in: tutorial, source: source, memo: memo)
         }
         return statuses
     }
@@ -36,10 +44,11 @@ public struct TranslationAudit: Stage, Sendable {
     /// source, split into segments as `source`.
     public static func status(
         of document: TutorialDocument?, language: String, file: String, in tutorial: Tutorial,
-        source: DocumentSegments
+        source: DocumentSegments, memo: ParseMemo? = nil
     ) -> TranslationStatus {
         TranslationStatus(
-            language: language, file: file, segments: align(document, in: tutorial, source: source).map(\.status))
+            language: language, file: file,
+            segments: align(document, in: tutorial, source: source, memo: memo).map(\.status))
     }
 
     /// A source segment and its translation, paired, with where the translation stands.
@@ -54,10 +63,10 @@ public struct TranslationAudit: Stage, Sendable {
 
     /// Every translatable segment of the source paired with `document`'s, in reading order,
     /// then the translation's segments the source no longer has.
-    public static func align(_ document: TutorialDocument?, in tutorial: Tutorial, source: DocumentSegments)
-        -> [AlignedSegment]
-    {
-        let translation = document.map(DocumentSegments.init)
+    public static func align(
+        _ document: TutorialDocument?, in tutorial: Tutorial, source: DocumentSegments, memo: ParseMemo? = nil
+    ) -> [AlignedSegment] {
+        let translation = document.map { DocumentSegments($0, memo: memo) }
         var result: [AlignedSegment] = []
         for container in source.containers {
             var ids = SegmentIDs(container: container.id)

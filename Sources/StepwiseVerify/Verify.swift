@@ -2,40 +2,77 @@ import Foundation
 import StepwiseModel
 
 /// The fourth stage: builds every step of the generated codebase with one SwiftPM build,
-/// runs every step's tests, runs every step's program in every language and compares what
-/// it prints with the step's expected output. Every failure is mapped back to the line of
-/// the tutorial source it came from.
+/// runs every step's tests (as many times as asked), runs every step's program in every
+/// language and compares what it prints with the step's expected output. Every failure is
+/// mapped back to the line of the tutorial source it came from.
+///
+/// A step target whose inputs are identical to those of an earlier verified run is taken
+/// from the cache instead; when every target and the package itself are cached, nothing
+/// is built or run.
 public struct Verify: Sendable {
     /// The generated package's folder.
     public let directory: String
     /// The `swift` executable.
     public let swift: String
-    /// How long the test run may take before the test still running is taken for hung.
+    /// How long one test run may take before the test still running is taken for hung.
     public let testTimeout: Duration
     /// How long one step's program may run.
     public let programTimeout: Duration
+    /// How many times every step's tests run; a test that passes in some runs and fails in
+    /// others is flaky, and fails its step.
+    public let repetitions: Int
+    /// Where verified targets are kept between runs; nil to keep nothing.
+    public let cache: VerificationCache?
+    /// Whether to take targets from the cache (false: verify everything, still storing).
+    public let reusesCache: Bool
     /// Told what the stage is doing.
     public let progress: @Sendable (String) -> Void
 
     /// Creates the stage.
     public init(
         directory: String, swift: String = "swift", testTimeout: Duration = .seconds(300),
-        programTimeout: Duration = .seconds(30), progress: @escaping @Sendable (String) -> Void = { _ in }
+        programTimeout: Duration = .seconds(30), repetitions: Int = 1, cache: VerificationCache? = nil,
+        reusesCache: Bool = true, progress: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.directory = directory
         self.swift = swift
         self.testTimeout = testTimeout
         self.programTimeout = programTimeout
+        self.repetitions = max(repetitions, 1)
+        self.cache = cache
+        self.reusesCache = reusesCache
         self.progress = progress
     }
 
     /// Verifies `codebase`, already written to `directory`.
     public func verify(_ codebase: Codebase, tutorials: [CheckedTutorial]) async throws -> Verification {
-        let mapper = SourceMapper(codebase: codebase, directory: directory)
-        var results = Dictionary(uniqueKeysWithValues: codebase.targets.map { ($0.name, TargetResult(compiled: true)) })
-        var general: [Diagnostic] = []
+        let keys = VerificationKeys(
+            codebase: codebase, tutorials: tutorials,
+            environment: .init(
+                toolchain: try await toolchainVersion(), testTimeout: testTimeout, programTimeout: programTimeout))
+        var results: [String: TargetResult] = [:]
+        var pending: [StepTarget] = []
+        for target in codebase.targets {
+            if reusesCache, let key = keys.targets[target.name], let entry = cache?.entry(key, runs: repetitions) {
+                results[target.name] = TargetResult(
+                    compiled: true, passed: entry.passed, runs: entry.runs,
+                    outputs: entry.outputs.mapValues { OutputResult(matched: true, actual: $0) }, cached: true)
+            } else {
+                pending.append(target)
+                results[target.name] = TargetResult(compiled: true)
+            }
+        }
+        let packageCached = reusesCache && cache?.entry(keys.package, runs: 1) != nil
+        if pending.isEmpty && packageCached {
+            progress("all \(codebase.targets.count) step targets taken from the cache")
+            return Verification(buildSucceeded: true, targets: results)
+        }
 
-        progress("building \(codebase.targets.count) step targets with their tests")
+        let mapper = SourceMapper(codebase: codebase, directory: directory)
+        var general: [Diagnostic] = []
+        progress(
+            "building \(codebase.targets.count) step targets with their tests"
+                + (pending.count < codebase.targets.count ? " (\(pending.count) to verify)" : ""))
         let build = try await Command.run(
             swift, ["build", "--package-path", directory, "--build-tests"], timeout: .seconds(3600))
         if !build.succeeded {
@@ -45,93 +82,201 @@ public struct Verify: Sendable {
             }
             // SwiftPM starts nothing new after the first failure; build the steps it did not
             // reach one by one, so that every broken listing is reported.
-            let unreached = codebase.targets.map(\.name).filter { results[$0]!.diagnostics.isEmpty }
+            let unreached = pending.map(\.name).filter { results[$0]!.diagnostics.isEmpty }
             for (index, name) in unreached.enumerated() {
                 progress("building the other steps one by one (\(index + 1)/\(unreached.count))")
                 let single = try await Command.run(
                     swift, ["build", "--package-path", directory, "--target", name + "Tests"], timeout: .seconds(3600))
                 general += record(CompilerOutput.errors(in: single.output), mapper: mapper, into: &results)
             }
-            for name in results.keys { results[name]!.compiled = results[name]!.diagnostics.isEmpty }
+            for target in pending { results[target.name]!.compiled = results[target.name]!.diagnostics.isEmpty }
             return Verification(buildSucceeded: false, targets: results, general: general)
         }
+        try cache?.store(.init(key: keys.package, target: "Package.swift", runs: 1, passed: 0, outputs: [:]))
 
-        progress("running the tests of \(codebase.targets.count) step targets")
-        general += try await runTests(codebase, mapper: mapper, into: &results)
-
-        progress("running every step's program in every language")
-        try await checkOutputs(codebase, tutorials: tutorials, into: &results)
+        if !pending.isEmpty {
+            general += try await runTests(pending, of: codebase, mapper: mapper, into: &results)
+            progress("running the programs of \(pending.count) steps in their languages")
+            try await checkOutputs(pending, of: codebase, tutorials: tutorials, into: &results)
+        }
+        for target in pending where results[target.name]!.succeeded {
+            let result = results[target.name]!
+            try cache?.store(
+                .init(
+                    key: keys.targets[target.name]!, target: target.name, runs: result.runs, passed: result.passed,
+                    outputs: result.outputs.mapValues(\.actual)))
+        }
         return Verification(buildSucceeded: true, targets: results, general: general)
     }
 
-    /// Runs all tests once; when the test process crashes or hangs, the test that did not
-    /// finish fails its target, which is skipped in a new run of the others.
-    private func runTests(_ codebase: Codebase, mapper: SourceMapper, into results: inout [String: TargetResult])
-        async throws -> [Diagnostic]
-    {
+    /// What `swift --version` prints: the toolchain is part of every cache key.
+    private func toolchainVersion() async throws -> String {
+        let run = try await Command.run(swift, ["--version"], timeout: .seconds(60))
+        guard run.succeeded else {
+            throw DiagnosticError(.error("`\(swift) --version` failed:\n" + run.output.suffix(2000), at: nil))
+        }
+        return run.output
+    }
+
+    /// One test's outcomes over the runs.
+    private struct TestRecord {
+        var name: String
+        var location: SourceLocation?
+        var passes = 0
+        var failures = 0
+        var diagnostics: [Diagnostic] = []
+    }
+
+    /// Runs the tests of `targets` `repetitions` times and records each test's outcomes.
+    private func runTests(
+        _ targets: [StepTarget], of codebase: Codebase, mapper: SourceMapper,
+        into results: inout [String: TargetResult]
+    ) async throws -> [Diagnostic] {
+        var records: [String: [String: TestRecord]] = [:]
+        var runs: [String: Int] = [:]
+        var crashed: Set<String> = []
+        var general: [Diagnostic] = []
+        let selection = "^(\(targets.map(\.name).joined(separator: "|")))Tests[./]"
+        for run in 1...repetitions {
+            progress(
+                "running the tests of \(targets.count) step targets"
+                    + (repetitions > 1 ? " (run \(run) of \(repetitions))" : ""))
+            let ran = targets.map(\.name).filter { !crashed.contains($0) }
+            guard !ran.isEmpty else { break }
+            let (once, problems) = try await runTestsOnce(
+                selection: selection, skipping: crashed, mapper: mapper, crashed: &crashed)
+            general += problems
+            for name in ran { runs[name, default: 0] += 1 }
+            for (target, tests) in once where results[target] != nil {
+                for (id, outcome) in tests {
+                    var record = records[target]?[id] ?? TestRecord(name: outcome.name, location: outcome.location)
+                    if outcome.diagnostics.isEmpty {
+                        record.passes += 1
+                    } else {
+                        record.failures += 1
+                        if record.diagnostics.isEmpty { record.diagnostics = outcome.diagnostics }
+                    }
+                    records[target, default: [:]][id] = record
+                }
+            }
+            if !general.isEmpty { break }
+        }
+        for target in targets {
+            var result = results[target.name]!
+            result.runs = runs[target.name] ?? 0
+            for record in (records[target.name] ?? [:]).values.sorted(by: { $0.name < $1.name }) {
+                if record.failures == 0 {
+                    result.passed += 1
+                    continue
+                }
+                result.failed += 1
+                if record.passes == 0 {
+                    result.diagnostics += record.diagnostics
+                    continue
+                }
+                result.flaky.append(
+                    FlakyTest(
+                        name: record.name, location: record.location, passedRuns: record.passes,
+                        failedRuns: record.failures))
+                let runs = record.passes + record.failures
+                result.diagnostics.append(
+                    .error(
+                        "test '\(record.name)' is flaky: it failed in \(record.failures) of \(runs) runs and passed in the others",
+                        at: record.location,
+                        notes: record.diagnostics.map { .note("when it failed: " + $0.description) }))
+            }
+            results[target.name] = result
+        }
+        return general
+    }
+
+    /// One test's outcome in one run.
+    private struct TestOutcome {
+        var name: String
+        var location: SourceLocation?
+        /// Empty when it passed.
+        var diagnostics: [Diagnostic]
+    }
+
+    /// Runs the selected tests once; when the test process crashes or hangs, the test that
+    /// did not finish fails its target, which is skipped in a new run of the others (and
+    /// added to `crashed`). Returns each finished test's outcome by target and test id.
+    private func runTestsOnce(
+        selection: String, skipping skipped: Set<String>, mapper: SourceMapper, crashed: inout Set<String>
+    ) async throws -> (outcomes: [String: [String: TestOutcome]], general: [Diagnostic]) {
         let eventFile = URL(fileURLWithPath: directory).appendingPathComponent(".build/stepwise-test-events.jsonl")
-        var skipped: [String] = []
+        var outcomes: [String: [String: TestOutcome]] = [:]
+        var skipping = skipped
         while true {
             try? FileManager.default.removeItem(at: eventFile)
             var arguments = [
                 "test", "--package-path", directory, "--skip-build", "--disable-xctest",
-                "--experimental-event-stream-output", eventFile.path,
+                "--experimental-event-stream-output", eventFile.path, "--filter", selection,
             ]
-            if !skipped.isEmpty { arguments += ["--skip", "^(\(skipped.joined(separator: "|")))Tests[./]"] }
+            if !skipping.isEmpty { arguments += ["--skip", "^(\(skipping.sorted().joined(separator: "|")))Tests[./]"] }
             let run = try await Command.run(swift, arguments, timeout: testTimeout)
             let events = TestEvents(jsonLines: (try? String(contentsOf: eventFile, encoding: .utf8)) ?? "")
-            var counted: [String: TargetResult] = [:]
             for test in events.tests where test.ended && !test.skipped {
                 let target = String(test.module.dropLast("Tests".count))
-                guard results[target] != nil else { continue }
-                counted[target, default: TargetResult(compiled: true)].record(test, mapper: mapper)
+                guard !skipping.contains(target) else { continue }
+                outcomes[target, default: [:]][test.id] = TestOutcome(
+                    name: test.name, location: location(of: test, mapper: mapper),
+                    diagnostics: test.failures.map { failure in
+                        .error(
+                            "test '\(test.name)' failed: \(failure.message)",
+                            at: failure.location.flatMap {
+                                mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column)
+                            })
+                    })
             }
-            for (target, result) in counted where !skipped.contains(target) {
-                results[target]!.passed = result.passed
-                results[target]!.failed = result.failed
-                results[target]!.diagnostics += result.diagnostics
-            }
-            if events.runEnded { return [] }
+            if events.runEnded { return (outcomes, []) }
             guard let culprit = events.unfinished else {
                 let status = run.status.map { "ended with \($0)" } ?? "did not finish within \(testTimeout)"
-                return [.error("the test run \(status) before any test began:\n" + run.output.suffix(4000), at: nil)]
+                return (
+                    outcomes,
+                    [.error("the test run \(status) before any test began:\n" + run.output.suffix(4000), at: nil)]
+                )
             }
             let target = String(culprit.module.dropLast("Tests".count))
             let what =
                 run.status == nil ? "did not finish within \(testTimeout) (a deadlock?)" : "crashed the test process"
-            results[target]?.passed = counted[target]?.passed ?? 0
-            results[target]?.failed = (counted[target]?.failed ?? 0) + 1
-            results[target]?.diagnostics.append(
-                .error(
-                    "test '\(culprit.name)' \(what)",
-                    at: culprit.location.flatMap {
-                        mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column)
-                    },
-                    notes: lastLines(of: run.output).map { [.note("its last output:\n" + $0)] } ?? []))
-            skipped.append(target)
+            outcomes[target, default: [:]][culprit.id] = TestOutcome(
+                name: culprit.name, location: location(of: culprit, mapper: mapper),
+                diagnostics: [
+                    .error(
+                        "test '\(culprit.name)' \(what)", at: location(of: culprit, mapper: mapper),
+                        notes: lastLines(of: run.output).map { [.note("its last output:\n" + $0)] } ?? [])
+                ])
+            skipping.insert(target)
+            crashed.insert(target)
         }
     }
 
-    /// Runs each step's program in each language and compares its output.
+    /// Where a test is declared, in the tutorial's sources.
+    private func location(of test: TestEvents.TestCase, mapper: SourceMapper) -> SourceLocation? {
+        test.location.flatMap { mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column) }
+    }
+
+    /// Runs the program of each of `targets` in each language it backs and compares its output.
     private func checkOutputs(
-        _ codebase: Codebase, tutorials: [CheckedTutorial], into results: inout [String: TargetResult]
+        _ targets: [StepTarget], of codebase: Codebase, tutorials: [CheckedTutorial],
+        into results: inout [String: TargetResult]
     ) async throws {
         let binaries = URL(fileURLWithPath: directory).appendingPathComponent(".build/debug")
-        for checked in tutorials {
-            let tutorial = checked.tutorial
-            guard let lesson = codebase.lessons.first(where: { $0.tutorialID == tutorial.id }) else { continue }
-            for (index, manifestStep) in tutorial.manifest.steps.enumerated() {
-                for language in tutorial.manifest.languages {
-                    guard let step = tutorial.documents[language]?.step(manifestStep.id),
-                        let target = codebase.target(tutorial: tutorial.id, step: step.id, language: language)
-                    else { continue }
-                    let run = try await Command.run(
-                        binaries.appendingPathComponent(lesson.name).path,
-                        ["--step", String(index + 1), "--lang", language], timeout: programTimeout)
-                    let outcome = OutputComparison.compare(run, expected: step.outputs, step: step, language: language)
-                    results[target.name]!.outputs[language] = outcome.result
-                    results[target.name]!.diagnostics += outcome.diagnostics
-                }
+        for target in targets {
+            guard let tutorial = tutorials.first(where: { $0.tutorial.id == target.tutorialID })?.tutorial,
+                let lesson = codebase.lessons.first(where: { $0.tutorialID == tutorial.id })
+            else { continue }
+            for language in tutorial.manifest.languages {
+                guard codebase.target(tutorial: tutorial.id, step: target.stepID, language: language) == target,
+                    let step = tutorial.documents[language]?.step(target.stepID)
+                else { continue }
+                let run = try await Command.run(
+                    binaries.appendingPathComponent(lesson.name).path,
+                    ["--step", String(target.number), "--lang", language], timeout: programTimeout)
+                let outcome = OutputComparison.compare(run, expected: step.outputs, step: step, language: language)
+                results[target.name]!.outputs[language] = outcome.result
+                results[target.name]!.diagnostics += outcome.diagnostics
             }
         }
     }
@@ -171,23 +316,6 @@ public struct Verify: Sendable {
         }
         return .error(
             error.text, at: mapper.generatedLocation(path: error.path, line: error.line, column: error.column))
-    }
-}
-
-extension TargetResult {
-    /// Counts one finished test, mapping its failures to the sources.
-    fileprivate mutating func record(_ test: TestEvents.TestCase, mapper: SourceMapper) {
-        if test.failures.isEmpty {
-            passed += 1
-            return
-        }
-        failed += 1
-        for failure in test.failures {
-            let location = failure.location.flatMap {
-                mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column)
-            }
-            diagnostics.append(.error("test '\(test.name)' failed: \(failure.message)", at: location))
-        }
     }
 }
 

@@ -9,8 +9,10 @@ struct BuildCommand: AsyncParsableCommand {
         abstract: "Parse, check, tangle, verify, render and report (the default).",
         discussion: """
             Exits non-zero when any input is bad (each error as file:line:column) or any listing in \
-            any language fails to compile, fails its tests or prints other output than the page says. \
-            The site is only replaced when everything verified.
+            any language fails to compile, fails its tests (or is flaky under --repeat) or prints other \
+            output than the page says. The site is only replaced when everything verified; the pages \
+            of a failed build go to Output/preview. A step target whose inputs are identical to an \
+            earlier verified run is taken from the cache in Output/.cache (--force ignores it).
             """
     )
 
@@ -30,11 +32,27 @@ struct BuildCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The swift executable that builds the codebase.", valueName: "path"))
     var swift = "swift"
 
+    @Option(
+        name: .customLong("repeat"),
+        help: ArgumentHelp(
+            "Run every step's tests this many times; a test that passes in some runs and fails in others is reported as flaky and fails the build.",
+            valueName: "n"))
+    var repetitions = 1
+
+    @Flag(help: "Verify every step target again, ignoring the verification cache in Output/.cache.")
+    var force = false
+
+    func validate() throws {
+        guard repetitions >= 1 else { throw ValidationError("--repeat needs a number of runs of at least 1.") }
+    }
+
     func run() async throws {
         var options = paths.buildOptions
         options.verify = !noVerify
         options.swift = swift
         options.testTimeout = .seconds(testTimeout)
+        options.repetitions = repetitions
+        options.force = force
         let terminal = Terminal.standardError
         let outcome: Pipeline.Outcome
         do {
@@ -43,11 +61,18 @@ struct BuildCommand: AsyncParsableCommand {
             terminal.printDiagnostics(error.diagnostics)
             throw ExitCode(65)
         }
-        if let verification = outcome.verification { terminal.printDiagnostics(verification.diagnostics) }
+        if let verification = outcome.verification {
+            terminal.printDiagnostics(verification.diagnostics, fullText: options.report)
+        }
         print(Summary(report: outcome.report, verified: options.verify).table)
-        if !outcome.succeeded {
-            terminal.write("build-docs: verification failed; the site was left as it was. See \(options.report).\n")
+        if let preview = outcome.preview {
+            terminal.write(
+                "build-docs: verification failed; the site was left as it was. The failed build's pages, "
+                    + "with each problem under its listing, are in \(preview)/; everything is in \(options.report).\n")
             throw ExitCode.failure
+        }
+        if !options.verify {
+            terminal.write("build-docs: built without verification; every page of \(options.site) says so.\n")
         }
     }
 }

@@ -47,10 +47,109 @@ struct PipelineTests {
         #expect(errors.contains { $0.location?.file == sandbox.path("fr.xml") && $0.location?.line == line })
         #expect(errors.contains { $0.location?.file == sandbox.path("de.xml") })
         #expect(try String(contentsOfFile: sitePage, encoding: .utf8) == before, "the site is left as it was")
+        #expect(broken.preview == sandbox.output.path + "/preview")
+        let preview = try String(
+            contentsOfFile: sandbox.output.path + "/preview/fr/greeting/02-shout.html", encoding: .utf8)
+        #expect(preview.contains(#"id="shouting" data-status="failed""#))
+        #expect(preview.contains("fr.xml:\(line):"), "the failing listing shows its diagnostic")
         let shout = broken.report.tutorials[0].languages[1].steps[1]
         #expect(shout.status == "failed")
         #expect(shout.listings[0].status == "failed")
         #expect(shout.listings[0].diagnostics.first?.line == line)
+    }
+
+    @Test func aFlakyTestFailsTheBuildAndOnlyWhatChangedIsVerifiedAgain() async throws {
+        let sandbox = try Sandbox()
+        let log = sandbox.root.appendingPathComponent("swift.log").path
+        let swift = sandbox.root.appendingPathComponent("swift").path
+        try "#!/bin/sh\necho \"$*\" >> '\(log)'\nexec swift \"$@\"\n".write(
+            toFile: swift, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift)
+        let flaky = """
+            import Foundation
+            import Testing
+
+            // Fails in every second run of its test process, as a test that depends on timing would.
+            @Test func failsEverySecondRun() throws {
+                let counter = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "stepwise-flaky" + #filePath.replacingOccurrences(of: "/", with: "_"))
+                let runs = (Int((try? String(contentsOf: counter, encoding: .utf8)) ?? "") ?? 0) + 1
+                try String(runs).write(to: counter, atomically: true, encoding: .utf8)
+                #expect(runs % 2 == 1)
+            }
+
+            """
+        try flaky.write(toFile: sandbox.path("tests/Flaky.swift"), atomically: true, encoding: .utf8)
+        try sandbox.edit(
+            "manifest.xml", replacing: #"<remove file="GreeterTests.swift"/>"#,
+            with: #"<remove file="GreeterTests.swift"/>"# + "\n    " + #"<hidden-test file="tests/Flaky.swift"/>"#)
+        var options = options(sandbox)
+        options.swift = swift
+        options.repetitions = 3
+        let logged = { (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n") ?? [] }
+
+        // Three runs: the test passes in two and fails in one, so it is flaky and fails the build.
+        let first = try await Pipeline(options: options).build()
+        #expect(!first.succeeded)
+        let shout = first.report.tutorials[0].languages[0].steps[1]
+        #expect(shout.status == "failed")
+        #expect(shout.runs == 3)
+        let report = try #require(shout.flaky.first)
+        #expect(shout.flaky.count == 1)
+        #expect(report.name == "failsEverySecondRun()")
+        #expect(report.file == sandbox.path("tests/Flaky.swift"))
+        #expect(report.line == 5)
+        #expect((report.passedRuns, report.failedRuns) == (2, 1))
+        #expect(shout.diagnostics.contains { $0.message.contains("is flaky: it failed in 1 of 3 runs") })
+        let json = try String(contentsOf: sandbox.output.appendingPathComponent("report.json"), encoding: .utf8)
+        #expect(json.contains(#""flaky" : ["#))
+        #expect(first.preview != nil && !FileManager.default.fileExists(atPath: sandbox.output.path + "/site"))
+        #expect(first.report.tutorials[0].languages[0].steps[0].status == "verified")
+
+        // Without the flaky test, only the step it was in is verified again; the other is cached.
+        try sandbox.edit("manifest.xml", replacing: #"<hidden-test file="tests/Flaky.swift"/>"#, with: "")
+        options.repetitions = 1
+        var mark = logged().count
+        let second = try await Pipeline(options: options).build()
+        #expect(second.succeeded)
+        for language in second.report.tutorials[0].languages {
+            #expect(language.steps.map(\.cached) == [true, false], "\(language.language)")
+            #expect(language.steps.allSatisfy { $0.status == "verified" })
+        }
+        let tests = logged().dropFirst(mark).filter { $0.hasPrefix("test ") }
+        #expect(!tests.isEmpty && tests.allSatisfy { $0.contains("GreetingStep02") && !$0.contains("GreetingStep01") })
+        #expect(FileManager.default.fileExists(atPath: sandbox.output.path + "/site/de/greeting/02-shout.html"))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.output.path + "/preview"))
+
+        // Nothing changed: nothing is built or run; only the toolchain's version is asked for.
+        mark = logged().count
+        let third = try await Pipeline(options: options).build()
+        #expect(third.succeeded)
+        #expect(
+            third.report.tutorials[0].languages.flatMap(\.steps).allSatisfy { $0.cached && $0.status == "verified" })
+        #expect(logged().dropFirst(mark) == ["--version"])
+
+        // A cached result verified once is not enough for three runs; --force ignores the cache.
+        options.repetitions = 3
+        let repeated = try await Pipeline(options: options).build()
+        #expect(repeated.succeeded)
+        #expect(repeated.report.tutorials[0].languages.flatMap(\.steps).allSatisfy { !$0.cached && $0.runs == 3 })
+        options.force = true
+        let forced = try await Pipeline(options: options).build()
+        #expect(forced.report.tutorials[0].languages.flatMap(\.steps).allSatisfy { !$0.cached })
+    }
+
+    @Test func withoutVerificationEveryPageSaysSo() async throws {
+        let sandbox = try Sandbox()
+        var options = options(sandbox)
+        options.verify = false
+        let outcome = try await Pipeline(options: options).build()
+        #expect(outcome.succeeded && outcome.verification == nil)
+        let page = try String(
+            contentsOfFile: sandbox.output.path + "/site/de/greeting/02-shout.html", encoding: .utf8)
+        #expect(page.contains(#"data-status="unverified""#) && !page.contains(#"data-status="verified""#))
+        #expect(page.contains(#"class="banner unverified""#))
+        #expect(outcome.report.tutorials[0].languages.flatMap(\.steps).allSatisfy { $0.status == "unverified" })
     }
 
     @Test func badInputWritesNothing() async throws {

@@ -1,0 +1,69 @@
+import Foundation
+
+/// What slow parsers (swift-syntax, which is slow in a debug build) derived from listing
+/// text, kept by the SHA-256 of that text: each distinct listing is parsed once per run,
+/// and not at all when an earlier run left its result in `Output/.cache`.
+///
+/// Only results that depend on nothing but the text are kept. The stages that use it work
+/// the same without one.
+public final class ParseMemo: @unchecked Sendable {
+    /// Changes whenever what is kept changes meaning (a new swift-syntax, a new derivation),
+    /// so that a file written by an older Stepwise is ignored.
+    public static let version = "stepwise-parse-1 swift-syntax-602"
+
+    private struct File: Codable {
+        var version: String
+        var entries: [String: String]
+    }
+
+    private let lock = NSLock()
+    private var earlier: [String: String]
+    private var now: [String: String] = [:]
+
+    /// An empty memo, or the one saved at `file` when it is readable and of this version.
+    public init(file: String? = nil) {
+        if let file, let data = FileManager.default.contents(atPath: file),
+            let saved = try? JSONDecoder().decode(File.self, from: data), saved.version == Self.version
+        {
+            earlier = saved.entries
+        } else {
+            earlier = [:]
+        }
+    }
+
+    /// The value of `kind` for `input`, computed by `compute` unless this run or an earlier
+    /// one already did.
+    public func value<Value: Codable>(_ kind: String, for input: String, compute: () -> Value) -> Value {
+        if let value: Value = cached(kind, for: input) { return value }
+        let value = compute()
+        store(value, kind, for: input)
+        return value
+    }
+
+    /// The value of `kind` for `input`, when this run or an earlier one stored one.
+    public func cached<Value: Codable>(_ kind: String, for input: String) -> Value? {
+        let key = kind + ":" + ContentDigest.hex(of: input)
+        let json: String? = lock.withLock {
+            if let json = now[key] { return json }
+            guard let json = earlier[key] else { return nil }
+            now[key] = json
+            return json
+        }
+        return json.flatMap { try? JSONDecoder().decode(Value.self, from: Data($0.utf8)) }
+    }
+
+    /// Keeps `value` as the value of `kind` for `input`.
+    public func store<Value: Codable>(_ value: Value, _ kind: String, for input: String) {
+        guard let data = try? JSONEncoder().encode(value) else { return }
+        let key = kind + ":" + ContentDigest.hex(of: input)
+        lock.withLock { now[key] = String(decoding: data, as: UTF8.self) }
+    }
+
+    /// The entries used in this run, to save for the next one.
+    public func encoded() -> Data {
+        let entries = lock.withLock { now }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(File(version: Self.version, entries: entries))) ?? Data()
+    }
+}

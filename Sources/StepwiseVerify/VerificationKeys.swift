@@ -1,0 +1,125 @@
+import Foundation
+import StepwiseModel
+
+/// The cache keys of a codebase's verification: for each step target, a SHA-256 of
+/// everything that can change its outcome, and one for the package as a whole.
+///
+/// A step target's key covers its generated sources and tests (hidden tests included), the
+/// files of what it depends on (its tutorial's system libraries, and the lesson that runs
+/// its program), the `Package.swift` entries of those targets, its expected output in each
+/// language it backs, the Swift toolchain's version, the time limits, and the version of
+/// Stepwise's verification. The package's key covers every file that belongs to no step
+/// target (benchmarks included) and the whole `Package.swift`, so that the package is built
+/// whenever anything in it changed since it last built.
+public struct VerificationKeys: Sendable, Equatable {
+    /// Changes whenever verification changes what it checks, so older entries stop matching.
+    public static let stepwiseVersion = "stepwise-verify-1"
+
+    /// What verification ran with, besides the codebase.
+    public struct Environment: Sendable, Equatable {
+        /// What `swift --version` printed.
+        public var toolchain: String
+        /// The test run's time limit.
+        public var testTimeout: Duration
+        /// One program's time limit.
+        public var programTimeout: Duration
+        /// The version of Stepwise's verification.
+        public var stepwiseVersion: String
+
+        /// Creates an environment.
+        public init(
+            toolchain: String, testTimeout: Duration, programTimeout: Duration,
+            stepwiseVersion: String = VerificationKeys.stepwiseVersion
+        ) {
+            self.toolchain = toolchain
+            self.testTimeout = testTimeout
+            self.programTimeout = programTimeout
+            self.stepwiseVersion = stepwiseVersion
+        }
+    }
+
+    /// Each step target's key, by target name.
+    public var targets: [String: String]
+    /// The key of the package as a whole.
+    public var package: String
+
+    /// The keys of `codebase`.
+    public init(codebase: Codebase, tutorials: [CheckedTutorial], environment: Environment) {
+        let tutorialsByID = Dictionary(uniqueKeysWithValues: tutorials.map { ($0.tutorial.id, $0.tutorial) })
+        let owned = Dictionary(
+            uniqueKeysWithValues: codebase.targets.flatMap {
+                [("Sources/\($0.name)", $0.name), ("Tests/\($0.testName)", $0.name)]
+            })
+        var filesByFolder: [String: [GeneratedFile]] = [:]
+        var shared: [GeneratedFile] = []
+        for file in codebase.files {
+            let parts = file.path.split(separator: "/", maxSplits: 2)
+            let folder = parts.count == 3 ? "\(parts[0])/\(parts[1])" : ""
+            filesByFolder[folder, default: []].append(file)
+            if owned[folder] == nil { shared.append(file) }
+        }
+        let manifestText = codebase.file("Package.swift")?.contents ?? ""
+        var allNames = Set(codebase.targets.flatMap { [$0.name, $0.testName] })
+        allNames.formUnion(codebase.lessons.flatMap { [$0.name, $0.target] })
+        allNames.formUnion(tutorials.flatMap { $0.tutorial.manifest.systemLibraries.map(\.name) })
+
+        var common = ContentDigest()
+        common.add("stepwise", environment.stepwiseVersion)
+        common.add("toolchain", environment.toolchain)
+        common.add("test timeout", "\(environment.testTimeout)")
+        common.add("program timeout", "\(environment.programTimeout)")
+
+        var package = common
+        for file in shared { package.add(file.path, file.contents) }
+        package.add("Package.swift", manifestText)
+        self.package = package.hex
+
+        var targets: [String: String] = [:]
+        for target in codebase.targets {
+            guard let tutorial = tutorialsByID[target.tutorialID] else { continue }
+            let libraries = tutorial.manifest.systemLibraries.map(\.name)
+            let lessons = codebase.lessons.filter { $0.tutorialID == target.tutorialID }
+            let closure = Set([target.name, target.testName] + libraries + lessons.flatMap { [$0.name, $0.target] })
+            var digest = common
+            digest.add("target", target.name)
+            digest.add("step", "\(target.number)")
+            for folder in ["Sources/\(target.name)", "Tests/\(target.testName)"]
+                + libraries.map({ "Sources/\($0)" }) + lessons.map({ "Sources/\($0.target)" })
+            {
+                for file in filesByFolder[folder] ?? [] { digest.add(file.path, file.contents) }
+            }
+            digest.add("Package.swift", Self.entries(of: manifestText, without: allNames.subtracting(closure)))
+            for language in tutorial.manifest.languages {
+                guard codebase.target(tutorial: tutorial.id, step: target.stepID, language: language) == target,
+                    let step = tutorial.documents[language]?.step(target.stepID)
+                else { continue }
+                digest.add(
+                    "output \(language)", ExpectedOutput.normalized(step.outputs.map(\.text).joined(separator: "\n")))
+            }
+            targets[target.name] = digest.hex
+        }
+        self.targets = targets
+    }
+
+    /// `Package.swift` without the entries (`.target(…)`, `.executableTarget(…)` over several
+    /// lines, …) that name any of `foreign`.
+    static func entries(of manifest: String, without foreign: Set<String>) -> String {
+        var kept: [Substring] = []
+        var entry: [Substring] = []
+        var depth = 0
+        for line in manifest.split(separator: "\n", omittingEmptySubsequences: false) {
+            if entry.isEmpty && !line.drop(while: { $0 == " " }).hasPrefix(".") {
+                kept.append(line)
+                continue
+            }
+            entry.append(line)
+            depth += line.filter { $0 == "(" }.count - line.filter { $0 == ")" }.count
+            guard depth <= 0 else { continue }
+            let names = entry.joined(separator: "\n").matches(of: /"([^"]*)"/).map { String($0.output.1) }
+            if !names.contains(where: foreign.contains) { kept += entry }
+            entry = []
+            depth = 0
+        }
+        return (kept + entry).joined(separator: "\n")
+    }
+}
