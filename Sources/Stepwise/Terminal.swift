@@ -47,25 +47,3 @@ public struct Terminal: Sendable {
         }
     }
 }
-
-/// How much of one diagnostic the terminal shows: a failed expectation can print a whole
-/// array (150 KB), which would bury every other message.
-public enum DiagnosticLimit {
-    /// Lines shown of one diagnostic, its notes included.
-    public static let lines = 40
-    /// Characters shown of one diagnostic, its notes included.
-    public static let characters = 4_000
-
-    /// `text`, cut after `lines` lines or `characters` characters, whichever comes first, with
-    /// a last line that says how much was cut and where the whole text is.
-    public static func cut(_ text: String, fullText: String?) -> String {
-        var shown = text.prefix(characters)
-        if let end = shown.indices.lazy.filter({ shown[$0] == "\n" }).dropFirst(lines - 1).first {
-            shown = shown[..<end]
-        }
-        guard shown.count < text.count else { return text }
-        let rest = text.count - shown.count
-        let whole = fullText.map { "; the whole text is in \($0)" } ?? ""
-        return shown + "\n… (\(rest) more characters\(whole))"
-    }
-}

@@ -149,7 +149,7 @@ public struct SiteRenderer: Stage {
                         strings: strings, isStale: isStale)
                 },
                 "hasDiagnostics": !stepDiagnostics.isEmpty,
-                "diagnostics": stepDiagnostics.map(\.description),
+                "diagnostics": stepDiagnostics.map { DiagnosticLimit.cut($0.description, fullText: "report.json") },
                 "lesson": "swift run lesson \(tutorial.id) --lang \(language) --step \(index + 1)",
             ]
             if index > 0 {
@@ -185,7 +185,8 @@ public struct SiteRenderer: Stage {
                     "stale": isStale(listing.location) ? strings["stale"] : false,
                     "code": highlighted(listing.visibleLines.map(\.code).joined(separator: "\n")),
                     "status": status.rawValue, "badge": badge(status, target: verdict.target, strings: strings),
-                    "hasDiagnostics": !diagnostics.isEmpty, "diagnostics": diagnostics.map(\.description),
+                    "hasDiagnostics": !diagnostics.isEmpty,
+                    "diagnostics": diagnostics.map { DiagnosticLimit.cut($0.description, fullText: "report.json") },
                 ] as [String: Any]
             ]
         case .output(let output):
