@@ -6,8 +6,8 @@ import StepwiseModel
 ///
 /// A step target's key covers its generated sources and tests (hidden tests included), the
 /// files of what it depends on (its tutorial's system libraries, and the lesson that runs
-/// its program), the `Package.swift` entries of those targets, its expected output in each
-/// language it backs, the Swift toolchain's version, the time limits, and the version of
+/// its program), the `Package.swift` entries of these and the package's settings, its
+/// expected output in each language it backs, the Swift toolchain's version, the time limits, and the version of
 /// Stepwise's verification. The package's key covers every file that belongs to no step
 /// target (benchmarks included) and the whole `Package.swift`, so that the package is built
 /// whenever anything in it changed since it last built.
@@ -59,9 +59,6 @@ public struct VerificationKeys: Sendable, Equatable {
             if owned[folder] == nil { shared.append(file) }
         }
         let manifestText = codebase.file("Package.swift")?.contents ?? ""
-        var allNames = Set(codebase.targets.flatMap { [$0.name, $0.testName] })
-        allNames.formUnion(codebase.lessons.flatMap { [$0.name, $0.target] })
-        allNames.formUnion(tutorials.flatMap { $0.tutorial.manifest.systemLibraries.map(\.name) })
 
         var common = ContentDigest()
         common.add("stepwise", environment.stepwiseVersion)
@@ -88,7 +85,7 @@ public struct VerificationKeys: Sendable, Equatable {
             {
                 for file in filesByFolder[folder] ?? [] { digest.add(file.path, file.contents) }
             }
-            digest.add("Package.swift", Self.entries(of: manifestText, without: allNames.subtracting(closure)))
+            digest.add("Package.swift", Self.entries(of: manifestText, naming: closure))
             for language in tutorial.manifest.languages {
                 guard codebase.target(tutorial: tutorial.id, step: target.stepID, language: language) == target,
                     let step = tutorial.documents[language]?.step(target.stepID)
@@ -101,9 +98,9 @@ public struct VerificationKeys: Sendable, Equatable {
         self.targets = targets
     }
 
-    /// `Package.swift` without the entries (`.target(…)`, `.executableTarget(…)` over several
-    /// lines, …) that name any of `foreign`.
-    static func entries(of manifest: String, without foreign: Set<String>) -> String {
+    /// `Package.swift` with only the entries (`.target(…)`, `.executableTarget(…)` over several
+    /// lines, …) of the targets and products called `names`, and the package's settings.
+    static func entries(of manifest: String, naming names: Set<String>) -> String {
         var kept: [Substring] = []
         var entry: [Substring] = []
         var depth = 0
@@ -115,8 +112,9 @@ public struct VerificationKeys: Sendable, Equatable {
             entry.append(line)
             depth += line.filter { $0 == "(" }.count - line.filter { $0 == ")" }.count
             guard depth <= 0 else { continue }
-            let names = entry.joined(separator: "\n").matches(of: /"([^"]*)"/).map { String($0.output.1) }
-            if !names.contains(where: foreign.contains) { kept += entry }
+            // An entry's first quoted string is its own name (`.target(name: "X", …)`).
+            let name = entry.joined(separator: "\n").firstMatch(of: /"([^"]*)"/).map { String($0.output.1) }
+            if let name, names.contains(name) { kept += entry }
             entry = []
             depth = 0
         }
