@@ -59,6 +59,7 @@ public struct VerificationKeys: Sendable, Equatable {
             if owned[folder] == nil { shared.append(file) }
         }
         let manifestText = codebase.file("Package.swift")?.contents ?? ""
+        let manifestEntries = Self.entries(of: manifestText)
 
         var common = ContentDigest()
         common.add("stepwise", environment.stepwiseVersion)
@@ -85,7 +86,10 @@ public struct VerificationKeys: Sendable, Equatable {
             {
                 for file in filesByFolder[folder] ?? [] { digest.add(file.path, file.contents) }
             }
-            digest.add("Package.swift", Self.entries(of: manifestText, naming: closure))
+            digest.add(
+                "Package.swift",
+                manifestEntries.filter { $0.name.isEmpty || closure.contains($0.name) }.map(\.text).joined(
+                    separator: "\n"))
             for language in tutorial.manifest.languages {
                 guard codebase.target(tutorial: tutorial.id, step: target.stepID, language: language) == target,
                     let step = tutorial.documents[language]?.step(target.stepID)
@@ -98,26 +102,34 @@ public struct VerificationKeys: Sendable, Equatable {
         self.targets = targets
     }
 
-    /// `Package.swift` with only the entries (`.target(…)`, `.executableTarget(…)` over several
-    /// lines, …) of the targets and products called `names`, and the package's settings.
-    static func entries(of manifest: String, naming names: Set<String>) -> String {
-        var kept: [Substring] = []
+    /// `Package.swift` cut into the package's settings (every line outside an entry) and its
+    /// entries (`.target(…)`, `.executableTarget(…)` over several lines, …), each known by its
+    /// own name: the first quoted string in it. The settings are keyed by the empty name.
+    static func entries(of manifest: String) -> [(name: String, text: String)] {
+        var result: [(name: String, text: String)] = []
         var entry: [Substring] = []
         var depth = 0
         for line in manifest.split(separator: "\n", omittingEmptySubsequences: false) {
             if entry.isEmpty && !line.drop(while: { $0 == " " }).hasPrefix(".") {
-                kept.append(line)
+                result.append(("", String(line)))
                 continue
             }
             entry.append(line)
             depth += line.filter { $0 == "(" }.count - line.filter { $0 == ")" }.count
             guard depth <= 0 else { continue }
-            // An entry's first quoted string is its own name (`.target(name: "X", …)`).
-            let name = entry.joined(separator: "\n").firstMatch(of: /"([^"]*)"/).map { String($0.output.1) }
-            if let name, names.contains(name) { kept += entry }
+            let text = entry.joined(separator: "\n")
+            result.append((Self.firstQuoted(text) ?? "", text))
             entry = []
             depth = 0
         }
-        return (kept + entry).joined(separator: "\n")
+        if !entry.isEmpty { result.append(("", entry.joined(separator: "\n"))) }
+        return result
+    }
+
+    /// The text between the first pair of double quotes.
+    private static func firstQuoted(_ text: String) -> String? {
+        guard let open = text.firstIndex(of: "\"") else { return nil }
+        let rest = text[text.index(after: open)...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
     }
 }
