@@ -5,42 +5,6 @@ import CSQLite
 import Foundation
 import Testing
 
-// Bremst jede Abfrage des Readers: SQLite ruft den Handler alle 50 Befehle seiner VM auf.
-// Ist ein Eingriff scharf geschaltet, läuft er einmal mitten in der Abfrage, auf dem
-// Thread, der lädt. So hängt der Test nicht davon ab, wann der Aufrufer drankommt.
-private final class MidQuery: @unchecked Sendable {
-    private let lock = NSLock()
-    private var action: (@Sendable () -> Void)?
-    private var ticks = 0
-
-    func arm(_ action: @escaping @Sendable () -> Void) {
-        lock.withLock { self.action = action }
-    }
-
-    func tick() {
-        let action: (@Sendable () -> Void)? = lock.withLock {
-            ticks += 1
-            guard ticks >= 20, let action = self.action else { return nil }
-            self.action = nil
-            return action
-        }
-        action?()
-    }
-}
-
-private func slowDown(_ reader: Reader) -> MidQuery {
-    let midQuery = MidQuery()
-    let context = Unmanaged.passRetained(midQuery).toOpaque()
-    reader.connection.withLock {
-        sqlite3_progress_handler(reader.connection.handle, 50, { context in
-            usleep(100)
-            Unmanaged<MidQuery>.fromOpaque(context!).takeUnretainedValue().tick()
-            return 0
-        }, context)
-    }
-    return midQuery
-}
-
 private final class Failures: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [String] = []
@@ -70,19 +34,23 @@ private final class Failures: @unchecked Sendable {
         #expect(Self.journalMode(url) == "wal")
 
         let reader = try store.makeReader()
-        let midQuery = slowDown(reader)
-        let handle = reader.fetchAsync(FetchRequest(batchSize: 200))
+        let hook = QueryHook.install(on: reader)
         let failures = Failures()
-        midQuery.arm {
-            do {
-                try store.setDone(true, id: 1)
-                try store.delete(id: 2)
-                try store.insert(name: "Neu", createdAt: .distantFuture)
-            } catch {
-                failures.record("\(error)")
+        // Unter der Sperre des Readers beginnt das Laden erst, wenn der Eingriff bereitsteht.
+        let handle = reader.connection.withLock {
+            let handle = reader.fetchAsync(FetchRequest(batchSize: 200))
+            hook.arm {
+                do {
+                    try store.setDone(true, id: 1)
+                    try store.delete(id: 2)
+                    try store.insert(name: "Neu", createdAt: .distantFuture)
+                } catch {
+                    failures.record("\(error)")
+                }
+                if handle.isFinished { failures.record("finished too early") }
+                failures.record("edited")
             }
-            if handle.isFinished { failures.record("finished too early") }
-            failures.record("edited")
+            return handle
         }
         let snapshot = try await handle.value
         #expect(failures.values == ["edited"])
@@ -132,13 +100,13 @@ private final class Failures: @unchecked Sendable {
         let store = try Store.create(at: folder.file("todo.sqlite"))
         try store.populate(count: 10_000)
         let list = try TodoList(store: store)
-        let midQuery = slowDown(list.reader)
+        let hook = QueryHook.install(on: list.reader)
 
-        let handle = list.reload(FetchRequest(batchSize: 200))
         let failures = Failures()
-        midQuery.arm {
+        hook.arm {
             do { try list.delete(id: 5) } catch { failures.record("\(error)") }
         }
+        let handle = list.reload(FetchRequest(batchSize: 200))
         _ = try await handle.value
         #expect(failures.values.isEmpty)
         #expect(list.items.count == 9_999)

@@ -12,42 +12,6 @@ private final class Changes: @unchecked Sendable {
     var values: [ItemChange] { lock.withLock { stored } }
 }
 
-// Bremst jede Abfrage des Readers: SQLite ruft den Handler alle 50 Befehle seiner VM auf.
-// Ist ein Eingriff scharf geschaltet, läuft er einmal mitten in der Abfrage, auf dem
-// Thread, der lädt. So hängt der Test nicht davon ab, wann der Aufrufer drankommt.
-private final class MidQuery: @unchecked Sendable {
-    private let lock = NSLock()
-    private var action: (@Sendable () -> Void)?
-    private var ticks = 0
-
-    func arm(_ action: @escaping @Sendable () -> Void) {
-        lock.withLock { self.action = action }
-    }
-
-    func tick() {
-        let action: (@Sendable () -> Void)? = lock.withLock {
-            ticks += 1
-            guard ticks >= 20, let action = self.action else { return nil }
-            self.action = nil
-            return action
-        }
-        action?()
-    }
-}
-
-private func slowDown(_ reader: Reader) -> MidQuery {
-    let midQuery = MidQuery()
-    let context = Unmanaged.passRetained(midQuery).toOpaque()
-    reader.connection.withLock {
-        sqlite3_progress_handler(reader.connection.handle, 50, { context in
-            usleep(100)
-            Unmanaged<MidQuery>.fromOpaque(context!).takeUnretainedValue().tick()
-            return 0
-        }, context)
-    }
-    return midQuery
-}
-
 @Suite struct ObservationTests {
     @Test func theStoreReportsEveryCommittedChange() throws {
         let folder = try TemporaryFolder()
@@ -84,17 +48,17 @@ private func slowDown(_ reader: Reader) -> MidQuery {
         let store = try Store.create(at: folder.file("todo.sqlite"))
         try store.populate(count: 10_000)
         let list = try TodoList(store: store)
-        let midQuery = slowDown(list.reader)
+        let hook = QueryHook.install(on: list.reader)
 
-        let handle = list.reload(FetchRequest(batchSize: 200))
         let changes = Changes()
         let observation = store.observe { changes.append($0) }
-        midQuery.arm {
+        hook.arm {
             try? store.setDone(true, id: 1)
             try? store.delete(id: 2)
             try? store.setDone(true, id: 3)
             try? store.setDone(false, id: 3)
         }
+        let handle = list.reload(FetchRequest(batchSize: 200))
         _ = try await handle.value
         withExtendedLifetime(observation) {}
         #expect(changes.values.count == 4)

@@ -7,51 +7,15 @@ import Testing
 
 private final class Outcome: @unchecked Sendable {
     private let lock = NSLock()
-    private var stored: (result: Result<[Item], any Error>, at: ContinuousClock.Instant)?
+    private var stored: (result: Result<[Item], any Error>, ticks: Int)?
 
-    func record(_ result: Result<[Item], any Error>) {
-        lock.withLock { stored = (result, .now) }
+    func record(_ result: Result<[Item], any Error>, ticks: Int = 0) {
+        lock.withLock { stored = (result, ticks) }
     }
 
-    var value: (result: Result<[Item], any Error>, at: ContinuousClock.Instant)? {
+    var value: (result: Result<[Item], any Error>, ticks: Int)? {
         lock.withLock { stored }
     }
-}
-
-// Bremst jede Abfrage des Readers: SQLite ruft den Handler alle 50 Befehle seiner VM auf.
-// Ist ein Eingriff scharf geschaltet, läuft er einmal mitten in der Abfrage, auf dem
-// Thread, der lädt. So hängt der Test nicht davon ab, wann der Aufrufer drankommt.
-private final class MidQuery: @unchecked Sendable {
-    private let lock = NSLock()
-    private var action: (@Sendable () -> Void)?
-    private var ticks = 0
-
-    func arm(_ action: @escaping @Sendable () -> Void) {
-        lock.withLock { self.action = action }
-    }
-
-    func tick() {
-        let action: (@Sendable () -> Void)? = lock.withLock {
-            ticks += 1
-            guard ticks >= 20, let action = self.action else { return nil }
-            self.action = nil
-            return action
-        }
-        action?()
-    }
-}
-
-private func slowDown(_ reader: Reader) -> MidQuery {
-    let midQuery = MidQuery()
-    let context = Unmanaged.passRetained(midQuery).toOpaque()
-    reader.connection.withLock {
-        sqlite3_progress_handler(reader.connection.handle, 50, { context in
-            usleep(100)
-            Unmanaged<MidQuery>.fromOpaque(context!).takeUnretainedValue().tick()
-            return 0
-        }, context)
-    }
-    return midQuery
 }
 
 @Suite struct CancellationTests {
@@ -73,26 +37,27 @@ private func slowDown(_ reader: Reader) -> MidQuery {
     }
 
     @Test(arguments: ["name", "createdAt"])
-    func cancellingMidFetchStopsWithin50Milliseconds(sortKey: String) async throws {
+    func cancellingMidFetchStopsTheQueryAtOnce(sortKey: String) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let url = folder.file("todo.sqlite")
         let store = try Store.create(at: url)
         try store.populate(count: 10_000)
         let reader = try store.makeReader()
-        let midQuery = slowDown(reader)
+        let hook = QueryHook.install(on: reader)
+        let gate = Gate()
+        hook.arm { gate.pass() }
 
         // Ein Stapel so groß wie alles: Nur sqlite3_interrupt kann das Laden noch anhalten.
         let request = FetchRequest(sortKey: sortKey, batchSize: 10_000, countsTotal: false)
         let outcome = Outcome()
-        let handle = reader.fetchAsync(request) { outcome.record($0) }
-        let cancelled = Outcome()
-        midQuery.arm {
-            DispatchQueue.global().async {
-                cancelled.record(.success([]))
-                handle.cancel()
-            }
-        }
+        let handle = reader.fetchAsync(request) { outcome.record($0, ticks: hook.ticks) }
+        // Der Thread, der lädt, steht mitten in der Abfrage; abgesagt wird von hier aus.
+        await gate.arrival()
+        handle.cancel()
+        let ticksAtCancel = hook.ticks
+        gate.open()
+
         var reports: [FetchProgress] = []
         for await progress in handle.progress {
             reports.append(progress)
@@ -101,15 +66,18 @@ private func slowDown(_ reader: Reader) -> MidQuery {
             try await handle.value
         }
         let finished = try #require(outcome.value)
-        let started = try #require(cancelled.value)
         #expect(Self.isCancellation(finished.result))
-        #expect(finished.at - started.at < .milliseconds(50))
+        // SQLite hält beim nächsten Prüfpunkt an; ohne Interrupt liefe die Abfrage zu Ende.
+        #expect(finished.ticks - ticksAtCancel <= 1)
         #expect(reports == [FetchProgress(fetched: 0, total: nil)])
+        #expect(!gate.timedOut)
 
-        // Die Datenbank ist unversehrt, der Reader bleibt benutzbar.
+        // Die Datenbank ist unversehrt, der Reader bleibt benutzbar, die Abfrage ist lang.
         #expect(try store.count() == 10_000)
         #expect(Self.integrityCheck(url) == "ok")
-        #expect(try await reader.fetchAsync(FetchRequest()).value.count == 10_000)
+        let before = hook.ticks
+        #expect(try await reader.fetchAsync(request).value.count == 10_000)
+        #expect(hook.ticks - before > 100)
     }
 
     @Test func cancellingRightAwayNeverDeliversItems() async throws {
@@ -141,9 +109,9 @@ private func slowDown(_ reader: Reader) -> MidQuery {
         let first = reader.fetchAsync(FetchRequest())
         #expect(try await first.value.count == 2_000)
 
-        let midQuery = slowDown(reader)
+        let hook = QueryHook.install(on: reader)
+        hook.arm { first.cancel() }
         let second = reader.fetchAsync(FetchRequest(sortKey: "name"))
-        midQuery.arm { first.cancel() }
         #expect(try await second.value.count == 2_000)
         #expect(try await first.value.count == 2_000)
     }
@@ -154,18 +122,35 @@ private func slowDown(_ reader: Reader) -> MidQuery {
         let store = try Store.create(at: folder.file("todo.sqlite"))
         try store.populate(count: 10_000)
         let reader = try store.makeReader()
-        let midQuery = slowDown(reader)
+        let hook = QueryHook.install(on: reader)
+        let gate = Gate()
+        hook.arm { gate.pass() }
+
+        // Wie fetchAsync, nur öffnet die Absage auch das Tor: Das Laden geht erst weiter,
+        // wenn die Absage der wartenden Aufgabe beim Handle angekommen ist, wann immer das ist.
+        let connection = reader.connection
         let outcome = Outcome()
-        let handle = reader.fetchAsync(FetchRequest()) { outcome.record($0) }
-        let waiting = Task { try await handle.value }
-        midQuery.arm {
-            waiting.cancel()
-            // Warten, bis die Aufgabe die Absage an das Handle weitergegeben hat.
-            let deadline = ContinuousClock.now + .seconds(10)
-            while !handle.shouldStop() && ContinuousClock.now < deadline {
-                usleep(1_000)
+        let handle = FetchHandle(
+            completion: { outcome.record($0) },
+            interrupt: {
+                connection.interrupt()
+                gate.open()
+            })
+        DispatchQueue.global().async {
+            let result = Result {
+                try connection.withLock {
+                    try handle.run {
+                        try connection.fetch(
+                            FetchRequest(), progress: handle.report, isCancelled: handle.shouldStop)
+                    }
+                }
             }
+            handle.finish(with: result)
         }
+        await gate.arrival()
+
+        let waiting = Task { try await handle.value }
+        waiting.cancel()
         await #expect(throws: CancellationError.self) {
             try await waiting.value
         }
@@ -173,5 +158,6 @@ private func slowDown(_ reader: Reader) -> MidQuery {
             try await handle.value
         }
         #expect(Self.isCancellation(outcome.value?.result))
+        #expect(!gate.timedOut)
     }
 }
