@@ -12,22 +12,6 @@ private final class Recorder<T: Sendable>: Sendable {
     var values: [T] { storage.withLock { $0 } }
 }
 
-private final class OverlapDetector: Sendable {
-    private let busy = Mutex(false)
-    private let overlaps = Mutex(0)
-
-    func enter() {
-        let wasBusy = busy.withLock { busy in
-            defer { busy = true }
-            return busy
-        }
-        if wasBusy { overlaps.withLock { $0 += 1 } }
-    }
-
-    func leave() { busy.withLock { $0 = false } }
-    var count: Int { overlaps.withLock { $0 } }
-}
-
 private func clamp(_ box: Dynamic<Int>) {
     box.bind { [weak box] value in
         if value < 0 { box?.value = 0 }
@@ -122,23 +106,37 @@ private func clamp(_ box: Dynamic<Int>) {
         #expect(seen.filter { $0 < 0 }.count == 333)
     }
 
-    @Test func listenersAreNeverCalledConcurrently() {
+    @Test func aSecondSetterDoesNotOvertakeTheDeliveringThread() throws {
         let box = Dynamic(0)
-        let detector = OverlapDetector()
         let seen = Recorder<Int>()
+        let parked = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let firstSetReturned = DispatchSemaphore(value: 0)
         box.bind { value in
-            detector.enter()
             seen.record(value)
-            detector.leave()
+            if value == 1 {
+                parked.signal()
+                release.wait()
+            }
         }
 
-        DispatchQueue.concurrentPerform(iterations: 2_000) { i in
-            box.value = i
+        DispatchQueue.global().async {
+            box.value = 1
+            firstSetReturned.signal()
         }
+        // The delivering thread now sits inside the listener with 1.
+        try #require(parked.wait(timeout: .now() + 60) == .success)
 
-        #expect(detector.count == 0)
-        #expect(seen.values.count == 2_000)
-        #expect(seen.values.last == box.value)
+        // A second thread sets while the first still delivers: its values are only queued.
+        box.value = 2
+        box.value = 3
+        #expect(seen.values == [1])
+        #expect(box.value == 3)
+
+        release.signal()
+        try #require(firstSetReturned.wait(timeout: .now() + 60) == .success)
+        // The first thread delivered the queued values, in order, before its set returned.
+        #expect(seen.values == [1, 2, 3])
     }
 
     @Test func everyListenerEndsWithTheFinalValue() {
