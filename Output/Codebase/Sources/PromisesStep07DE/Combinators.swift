@@ -94,17 +94,27 @@ extension Promise {
 /// Ein einmaliger Dispatch-Timer; cancel() gibt seinen Handler sofort frei.
 private final class Timer: @unchecked Sendable {
     private let source: any DispatchSourceTimer
+    private let lock = Lock()
+    private var handler: (@Sendable () -> Void)?
 
     init(after duration: Duration, _ handler: @escaping @Sendable () -> Void) {
         let seconds = Double(duration.components.seconds)
             + Double(duration.components.attoseconds) / 1e18
+        self.handler = handler
         source = DispatchSource.makeTimerSource(queue: .promises)
-        source.setEventHandler(handler: handler)
+        source.setEventHandler { [weak self] in self?.fire() }
         source.schedule(deadline: .now() + seconds)
         source.activate()
     }
 
+    private func fire() {
+        let handler = lock.withLock { self.handler }
+        handler?()
+    }
+
     func cancel() {
         source.cancel()
+        // Dispatch gäbe seinen Handler erst später frei, auf seiner Queue: wir lassen jetzt los.
+        lock.withLock { handler = nil }
     }
 }

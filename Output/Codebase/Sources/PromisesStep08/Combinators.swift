@@ -94,17 +94,27 @@ extension Promise {
 /// A one-shot Dispatch timer; cancelling it releases its handler at once.
 private final class Timer: @unchecked Sendable {
     private let source: any DispatchSourceTimer
+    private let lock = Lock()
+    private var handler: (@Sendable () -> Void)?
 
     init(after duration: Duration, _ handler: @escaping @Sendable () -> Void) {
         let seconds = Double(duration.components.seconds)
             + Double(duration.components.attoseconds) / 1e18
+        self.handler = handler
         source = DispatchSource.makeTimerSource(queue: .promises)
-        source.setEventHandler(handler: handler)
+        source.setEventHandler { [weak self] in self?.fire() }
         source.schedule(deadline: .now() + seconds)
         source.activate()
     }
 
+    private func fire() {
+        let handler = lock.withLock { self.handler }
+        handler?()
+    }
+
     func cancel() {
         source.cancel()
+        // Dispatch would release its handler later, on its queue: we let go now.
+        lock.withLock { handler = nil }
     }
 }

@@ -94,17 +94,27 @@ extension Promise {
 /// Un timer Dispatch à usage unique ; l’annuler libère aussitôt son handler.
 private final class Timer: @unchecked Sendable {
     private let source: any DispatchSourceTimer
+    private let lock = Lock()
+    private var handler: (@Sendable () -> Void)?
 
     init(after duration: Duration, _ handler: @escaping @Sendable () -> Void) {
         let seconds = Double(duration.components.seconds)
             + Double(duration.components.attoseconds) / 1e18
+        self.handler = handler
         source = DispatchSource.makeTimerSource(queue: .promises)
-        source.setEventHandler(handler: handler)
+        source.setEventHandler { [weak self] in self?.fire() }
         source.schedule(deadline: .now() + seconds)
         source.activate()
     }
 
+    private func fire() {
+        let handler = lock.withLock { self.handler }
+        handler?()
+    }
+
     func cancel() {
         source.cancel()
+        // Dispatch ne libérerait son handler que plus tard, sur sa file : on le lâche tout de suite.
+        lock.withLock { handler = nil }
     }
 }

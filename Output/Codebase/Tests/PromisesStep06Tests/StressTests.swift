@@ -37,18 +37,32 @@ private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
 }
 
 @Suite struct StressTests {
+    /// Waits for `promise` to settle; a settled promise never reports `timedOut`.
+    private func settle<T>(_ promise: Promise<T>) -> Result<T, any Error> {
+        let outcome = Result { try promise.get() }
+        if case .failure(PromiseError.timedOut) = outcome {
+            Issue.record("a promise was never settled")
+        }
+        return outcome
+    }
+
+    /// A job queued on `.promises` now runs after every job queued there before it.
+    private func drainPromisesQueue() throws {
+        try Promise(value: 0).then { _ in }.get()
+    }
+
     @Test func aThousandThreadsResolveChainAndCancel() throws {
         let shared = Promise<Int>()
-        let handlers = Counter()
-        let children = NSLock()
-        nonisolated(unsafe) var registered: [Promise<Int>] = []
+        let runs = (0..<1_000).map { _ in Counter() }
+        let lock = NSLock()
+        nonisolated(unsafe) var children: [Int: Promise<Int>] = [:]
 
         onThreads(1_000) { i in
             let child = shared.then { value -> Int in
-                handlers.increment()
+                runs[i].increment()
                 return value + i
             }
-            children.withLock { registered.append(child) }
+            lock.withLock { children[i] = child }
             switch i % 4 {
             case 0: shared.fulfill(i)
             case 1: shared.reject(Boom())
@@ -60,43 +74,46 @@ private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
 
         let outcome = shared.state
         for _ in 0..<3 { #expect("\(shared.state)" == "\(outcome)") }
-        var settled = 0
-        for child in registered {
-            do {
-                _ = try child.get(timeout: .seconds(10))
-                settled += 1
-            } catch {
-                settled += 1
+        #expect(children.count == 1_000)
+        for i in 0..<1_000 { _ = settle(children[i]!) }
+        try drainPromisesQueue()
+        for i in 0..<1_000 {
+            // Counted per handler: one handler running twice cannot hide behind another
+            // that never ran.
+            #expect(runs[i].value <= 1, "handler \(i) ran \(runs[i].value) times")
+            switch (outcome, children[i]!.state) {
+            case (.fulfilled(let value), .fulfilled(let result)):
+                #expect(runs[i].value == 1)
+                #expect(result == value + i)
+            case (.fulfilled, .cancelled):
+                break  // cancelled before or while its handler ran
+            case (.fulfilled, let state):
+                Issue.record("child \(i) of a fulfilled promise is \(state)")
+            default:
+                #expect(runs[i].value == 0, "handler \(i) ran for an unfulfilled promise")
             }
-        }
-        #expect(settled == 1_000)
-        #expect(handlers.value <= 1_000)
-        if case .fulfilled = outcome {
-            // Handlers of children that were not cancelled ran exactly once.
-            try Promise(value: 0).then { _ in }.get()
-            let live = registered.filter { if case .fulfilled = $0.state { true } else { false } }
-            #expect(handlers.value >= live.count)
-        } else {
-            #expect(handlers.value == 0)
         }
     }
 
     @Test func aThousandThreadsAddHandlersWhileOneSettles() throws {
         for round in 0..<3 {
             let promise = Promise<Int>()
-            let handlers = Counter()
+            let runs = (0..<1_000).map { _ in Counter() }
             let lock = NSLock()
-            nonisolated(unsafe) var children: [Promise<Int>] = []
+            nonisolated(unsafe) var children: [Int: Promise<Int>] = [:]
             onThreads(1_000) { i in
                 let child = promise.then { value -> Int in
-                    handlers.increment()
+                    runs[i].increment()
                     return value
                 }
-                lock.withLock { children.append(child) }
+                lock.withLock { children[i] = child }
                 if i == 500 { promise.fulfill(round) }
             }
-            for child in children { #expect(try child.get() == round) }
-            #expect(handlers.value == 1_000)
+            for i in 0..<1_000 { #expect(try settle(children[i]!).get() == round) }
+            try drainPromisesQueue()
+            for i in 0..<1_000 {
+                #expect(runs[i].value == 1, "handler \(i) ran \(runs[i].value) times")
+            }
         }
     }
 
@@ -113,7 +130,7 @@ private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
             if i.isMultiple(of: 2) { root.cancel() } else { leaves[i % 100].cancel() }
         }
         try hooked.get()
-        try Promise(value: 0).then { _ in }.get()
+        try drainPromisesQueue()
         #expect(hooks.value == 1)
         for leaf in leaves {
             #expect(throws: PromiseError.cancelled) { try leaf.get() }
