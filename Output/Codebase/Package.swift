@@ -13,7 +13,11 @@ let package = Package(
         .executable(name: "bindings-lesson", targets: ["BindingsLesson"]),
         .executable(name: "promises-lesson", targets: ["PromisesLesson"]),
         .executable(name: "async-fetch-benchmark", targets: ["AsyncFetchBenchmark"]),
+        .executable(name: "bindings-benchmark", targets: ["BindingsBenchmark"]),
         .executable(name: "promises-benchmark", targets: ["PromisesBenchmark"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
@@ -254,6 +258,13 @@ let package = Package(
             dependencies: [
                 "AsyncFetchStep08",
                 "CSQLite",
+            ]
+        ),
+        .executableTarget(
+            name: "BindingsBenchmark",
+            dependencies: [
+                "BindingsStep08",
+                .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),
         .executableTarget(

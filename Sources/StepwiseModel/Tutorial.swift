@@ -49,12 +49,15 @@ public struct Manifest: Sendable, Hashable {
     public var systemLibraries: [SystemLibrary]
     /// The benchmark program, compiled against the last step's public API; nil when there is none.
     public var benchmark: HiddenFile?
+    /// Swift packages the benchmark alone depends on (the baselines it measures against).
+    public var benchmarkPackages: [PackageDependency]
 
     /// Creates a manifest.
     public init(
         id: String, file: String, directory: String, sourceLanguage: String, languages: [String],
         titles: [String: String], moduleName: String, entryPoint: String, steps: [ManifestStep],
-        systemLibraries: [SystemLibrary] = [], benchmark: HiddenFile? = nil
+        systemLibraries: [SystemLibrary] = [], benchmark: HiddenFile? = nil,
+        benchmarkPackages: [PackageDependency] = []
     ) {
         self.id = id
         self.file = file
@@ -67,6 +70,7 @@ public struct Manifest: Sendable, Hashable {
         self.steps = steps
         self.systemLibraries = systemLibraries
         self.benchmark = benchmark
+        self.benchmarkPackages = benchmarkPackages
     }
 
     /// The languages other than the source language.
@@ -130,5 +134,32 @@ public struct SystemLibrary: Sendable, Hashable {
         self.link = link
         self.header = header
         self.location = location
+    }
+}
+
+/// A Swift package that a tutorial's benchmark depends on: `.package(url:from:)` in the generated
+/// package, and one of its products in the benchmark target.
+public struct PackageDependency: Sendable, Hashable {
+    /// The package's URL, as SwiftPM is given it.
+    public var url: String
+    /// The lowest version accepted (`from:`).
+    public var from: String
+    /// The product the benchmark imports.
+    public var product: String
+    /// Where the manifest declares it.
+    public var location: SourceLocation
+
+    /// Creates a package dependency.
+    public init(url: String, from: String, product: String, location: SourceLocation) {
+        self.url = url
+        self.from = from
+        self.product = product
+        self.location = location
+    }
+
+    /// SwiftPM's identity of the package: the URL's last path component, without `.git`.
+    public var identity: String {
+        let last = url.split(separator: "/").last.map(String.init) ?? url
+        return last.hasSuffix(".git") ? String(last.dropLast(4)) : last
     }
 }

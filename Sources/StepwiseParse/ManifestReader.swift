@@ -90,7 +90,13 @@ struct ManifestReader {
             libraries.append(library)
         }
         var benchmark: HiddenFile?
+        var benchmarkPackages: [PackageDependency] = []
         if let element = root.elements.first(where: { $0.name == "benchmark" }) {
+            benchmarkPackages = element.elements.filter { $0.name == "package" }.map {
+                PackageDependency(
+                    url: $0.attribute("url")!, from: $0.attribute("from")!, product: $0.attribute("product")!,
+                    location: $0.location(ofAttribute: "url"))
+            }
             let path = element.attribute("file")!
             let location = element.location(ofAttribute: "file")
             if let problem = PathRules.problem(withRelativePath: path) {
@@ -103,7 +109,7 @@ struct ManifestReader {
         return Manifest(
             id: id, file: file, directory: directory, sourceLanguage: source, languages: languages, titles: titles,
             moduleName: root.attribute("module")!, entryPoint: root.attribute("entry")!, steps: steps,
-            systemLibraries: libraries, benchmark: benchmark)
+            systemLibraries: libraries, benchmark: benchmark, benchmarkPackages: benchmarkPackages)
     }
 
     /// The file at `path` in the tutorial's folder, or nil with a problem recorded when it cannot be read.

@@ -29,7 +29,20 @@ public struct Tangle: Sendable {
         var benchmarks: [[String: Any]] = []
         var problems: [Diagnostic] = []
         var libraries: [SystemLibrary] = []
+        var packages: [PackageDependency] = []
         for tutorial in tutorials {
+            for package in tutorial.tutorial.manifest.benchmarkPackages {
+                if let known = packages.first(where: { $0.identity == package.identity }) {
+                    if (known.url, known.from) != (package.url, package.from) {
+                        problems.append(
+                            .error(
+                                "package '\(package.identity)' is declared differently by two tutorials",
+                                at: package.location, notes: [.note("declared here too", at: known.location)]))
+                    }
+                } else {
+                    packages.append(package)
+                }
+            }
             for library in tutorial.tutorial.manifest.systemLibraries {
                 if let known = libraries.first(where: { $0.name == library.name }) {
                     if (known.link, known.header) != (library.link, library.header) {
@@ -82,6 +95,8 @@ public struct Tangle: Sendable {
                 ]
             },
             "benchmarks": benchmarks,
+            "packages": packages.map { ["url": $0.url, "from": $0.from] },
+            "hasPackages": !packages.isEmpty,
         ]
         for library in libraries {
             let context: [String: Any] = [
@@ -127,6 +142,7 @@ public struct Tangle: Sendable {
         let context: [String: Any] = [
             "tutorialID": manifest.id, "name": "\(manifest.id)-benchmark", "target": target,
             "dependencies": [last.name] + manifest.systemLibraries.map(\.name),
+            "products": manifest.benchmarkPackages.map { ["name": $0.product, "package": $0.identity] },
         ]
         return (file, context)
     }

@@ -63,6 +63,31 @@ struct TangleTests {
                 == SourceLocation(file: sandbox.path("bench/Speed.swift"), line: 2))
     }
 
+    @Test func theBenchmarkMayDependOnAPackage() throws {
+        let sandbox = try Sandbox()
+        try sandbox.edit(
+            "manifest.xml", replacing: "  <step id=\"hello\">",
+            with: """
+                  <benchmark file="bench/Speed.swift">
+                    <package url="https://github.com/OpenCombine/OpenCombine" from="0.14.0" product="OpenCombine"/>
+                  </benchmark>
+                  <step id="hello">
+                """)
+        try FileManager.default.createDirectory(
+            atPath: sandbox.path("bench"), withIntermediateDirectories: true)
+        try "import OpenCombine\n".write(toFile: sandbox.path("bench/Speed.swift"), atomically: true, encoding: .utf8)
+        let package = try #require(try tangle(sandbox).file("Package.swift")?.contents)
+        #expect(
+            package.contains(
+                """
+                    dependencies: [
+                        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+                    ],
+                """))
+        #expect(package.contains(#".product(name: "OpenCombine", package: "OpenCombine"),"#))
+        #expect(package.components(separatedBy: ".product(").count == 2, "only the benchmark gets it")
+    }
+
     @Test func laterStepsCarryFilesAndReplaceRegionsAtTheirIndentation() throws {
         let codebase = try tangle(try Sandbox())
         let step2 = try #require(codebase.file("Sources/GreetingStep02/Greeter.swift"))

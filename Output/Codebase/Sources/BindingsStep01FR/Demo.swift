@@ -7,7 +7,7 @@ public func demo(locale: Locale) {
     delay.bindAndFire { print("Retard : \($0)") }
     delay.value = "+6 minutes"
 
-    let platform = Dynamic("Voie 4")
+    let platform = Dynamic("voie 4")
     platform.bind { print("Nouvelle voie : \($0)") }
-    platform.value = "Voie 7"
+    platform.value = "voie 7"
 }

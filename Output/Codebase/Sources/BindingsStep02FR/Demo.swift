@@ -5,8 +5,8 @@ import Foundation
 public func demo(locale: Locale) {
     var trip = Trip.sample
     print("Durée du trajet : \(Int(trip.duration / 60)) minutes")
-    print("Retard : \(Int(trip.delay)) secondes, en retard : \(trip.delayed ? "oui" : "non")")
+    print("Retard en secondes : \(Int(trip.delay)), en retard : \(trip.delayed ? "oui" : "non")")
 
     trip.actualDeparture += 5 * 60
-    print("Retard : \(Int(trip.delay)) secondes, en retard : \(trip.delayed ? "oui" : "non")")
+    print("Retard en secondes : \(Int(trip.delay)), en retard : \(trip.delayed ? "oui" : "non")")
 }

@@ -4,7 +4,7 @@ import Foundation
 
 public func demo(locale: Locale) {
     let delay = Dynamic("punktualnie")
-    let board = delay.bindAndFire { print("Tablica: \($0)") }
+    let board = delay.bindAndFire { print("Tablica odjazdów: \($0)") }
     let app = delay.bind { print("Aplikacja: \($0)") }
 
     delay.value = "3 minuty opóźnienia"

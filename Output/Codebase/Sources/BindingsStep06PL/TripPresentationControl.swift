@@ -2,21 +2,34 @@
 
 public final class TripPresentationControl {
     public private(set) var view = TerminalView()
+    private var tokens: [BindingToken] = []
 
     public init() {}
 
+    deinit {
+        cancelBindings()
+    }
+
+    private func cancelBindings() {
+        for token in tokens { token.cancel() }
+        tokens = []
+    }
+
     public func show(_ model: TripViewModel) {
+        cancelBindings()
         view.dateLabel.text = model.date
         view.departureLabel.text = model.departure
         view.arrivalLabel.text = model.arrival
         view.durationLabel.text = model.duration
 
-        model.delay.bindAndFire(owner: self) { control, delay in
-            control.view.delayLabel.text = delay ?? ""
-        }
-        model.delayed.bindAndFire(owner: self) { control, delayed in
-            control.view.delayLabel.isHidden = !delayed
-            control.view.departureLabel.isHighlighted = delayed
-        }
+        tokens = [
+            model.delay.bindAndFire(owner: self) { control, delay in
+                control.view.delayLabel.text = delay ?? ""
+            },
+            model.delayed.bindAndFire(owner: self) { control, delayed in
+                control.view.delayLabel.isHidden = !delayed
+                control.view.departureLabel.isHighlighted = delayed
+            },
+        ]
     }
 }

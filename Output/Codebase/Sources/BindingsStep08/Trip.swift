@@ -22,7 +22,7 @@ public struct Trip: Sendable, Equatable {
     }
 
     public var delayed: Bool {
-        delay > 0
+        delay >= 60
     }
 }
 

@@ -10,10 +10,10 @@ public func demo(locale: Locale) {
         minutes?.value = 0
     }
     minutes.bind { value in
-        print("Affichage : \(value) minutes")
+        print("Affichage : \(value) min")
     }
 
     minutes.value = 3
     minutes.value = -2
-    print("État final : \(minutes.value) minutes")
+    print("État final : \(minutes.value) min")
 }

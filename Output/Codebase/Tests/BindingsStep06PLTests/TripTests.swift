@@ -42,6 +42,14 @@ import Testing
         }
     }
 
+    @Test func lateFromOneFullMinuteOn() {
+        var trip = Trip(departure: departure, arrival: arrival)
+        for (seconds, late) in [(1, false), (29, false), (30, false), (59, false), (60, true), (61, true)] {
+            trip.actualDeparture = departure.addingTimeInterval(TimeInterval(seconds))
+            #expect(trip.delayed == late, "\(seconds) s")
+        }
+    }
+
     @Test func sampleTrip() {
         let trip = Trip.sample
         #expect(trip.duration == 95 * 60)

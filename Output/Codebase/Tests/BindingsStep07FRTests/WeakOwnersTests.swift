@@ -2,14 +2,15 @@
 @testable import BindingsStep07FR
 
 import Foundation
-import Synchronization
 import Testing
 
-private final class Recorder<T: Sendable>: Sendable {
-    private let storage = Mutex<[T]>([])
+// NSLock rather than Mutex: the thread sanitizer does not see Mutex on Linux.
+private final class Recorder<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [T] = []
 
-    func record(_ value: T) { storage.withLock { $0.append(value) } }
-    var values: [T] { storage.withLock { $0 } }
+    func record(_ value: T) { lock.withLock { storage.append(value) } }
+    var values: [T] { lock.withLock { storage } }
 }
 
 private final class Owner: Sendable {
@@ -100,6 +101,23 @@ private final class Owner: Sendable {
         model.changeActualDeparture(by: 120)
         #expect(app.view.delayLabel.text == model.delay.value)
         #expect(app.view.departureLabel.isHighlighted)
+    }
+
+    @Test func showingAnotherModelLetsGoOfTheFirst() {
+        let first = TripViewModel(trip: .sample, locale: Locale(identifier: "de_DE"))
+        let second = TripViewModel(trip: .sample, locale: Locale(identifier: "de_DE"))
+        let control = TripPresentationControl()
+        control.show(first)
+        control.show(second)
+
+        first.changeActualDeparture(by: 600)
+        #expect(control.view.delayLabel.isHidden)
+        #expect(!control.view.departureLabel.isHighlighted)
+
+        second.changeActualDeparture(by: 120)
+        first.changeActualDeparture(by: 60)
+        #expect(control.view.delayLabel.text == second.delay.value)
+        #expect(!control.view.delayLabel.isHidden)
     }
 
     @Test func aControllerReleasesEverything() {

@@ -54,7 +54,8 @@ private func wide(_ seconds: TimeInterval) -> String {
         #expect(plainLine != nil)
         #expect(plainLine != markedLine)
         let arrivalPlain = plain.first { $0.contains("T-2") }?.trimmingCharacters(in: CharacterSet(charactersIn: "| "))
-        let arrivalMarked = marked.first { $0.contains("T-2") }?.trimmingCharacters(in: CharacterSet(charactersIn: "| "))
+        let arrivalMarked = marked.first { $0.contains("T-2") }?.trimmingCharacters(
+            in: CharacterSet(charactersIn: "| "))
         #expect(arrivalPlain == arrivalMarked)
     }
 

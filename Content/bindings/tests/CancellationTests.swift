@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+
+// NSLock rather than Mutex: the thread sanitizer does not see Mutex on Linux.
+private final class Recorder<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [T] = []
+
+    func record(_ value: T) { lock.withLock { storage.append(value) } }
+    var values: [T] { lock.withLock { storage } }
+}
+
+private final class TokenSlot: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: BindingToken?
+
+    var token: BindingToken? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+private final class Latest: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = 0
+
+    // Records value and tells whether it came right after the previous one.
+    func follow(with value: Int) -> Bool {
+        lock.withLock {
+            defer { stored = value }
+            return value == stored + 1
+        }
+    }
+}
+
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raised = false
+
+    func raise() { lock.withLock { raised = true } }
+    var isRaised: Bool { lock.withLock { raised } }
+}
+
+@Suite struct CancellationTests {
+    @Test func aListenerCancelledByAnotherOfTheSameRoundIsNotCalled() {
+        let box = Dynamic(0)
+        let victim = TokenSlot()
+        let seen = Recorder<String>()
+        box.bind { value in
+            seen.record("a\(value)")
+            if value == 1 { victim.token?.cancel() }
+        }
+        victim.token = box.bind { seen.record("b\($0)") }
+
+        box.value = 1
+        box.value = 2
+
+        #expect(seen.values == ["a1", "a2"])
+    }
+
+    @Test func aListenerThatCancelsItselfMissesWhatIsAlreadyQueued() {
+        let box = Dynamic(0)
+        let mine = TokenSlot()
+        let seen = Recorder<Int>()
+        mine.token = box.bind { [weak box] value in
+            seen.record(value)
+            box?.value = value + 1
+            mine.token?.cancel()
+        }
+
+        box.value = 1
+
+        #expect(seen.values == [1])
+        #expect(box.value == 2)
+    }
+
+    @Test func cancellingOnAnotherThreadStopsTheValuesAlreadyQueued() throws {
+        let box = Dynamic(0)
+        let parked = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let setReturned = DispatchSemaphore(value: 0)
+        box.bind { value in
+            if value == 1 {
+                parked.signal()
+                release.wait()
+            }
+        }
+        let late = Recorder<Int>()
+        let token = box.bind { late.record($0) }
+
+        DispatchQueue.global().async {
+            box.value = 1
+            setReturned.signal()
+        }
+        // The delivering thread sits in the first listener: 1 has not reached the second yet.
+        try #require(parked.wait(timeout: .now() + 60) == .success)
+        box.value = 2
+        token.cancel()
+        release.signal()
+        try #require(setReturned.wait(timeout: .now() + 60) == .success)
+
+        #expect(late.values.isEmpty)
+    }
+
+    @Test func cancelWaitsForACallInProgressOnAnotherThread() throws {
+        let box = Dynamic(0)
+        let parked = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let setReturned = DispatchSemaphore(value: 0)
+        let cancelReturned = DispatchSemaphore(value: 0)
+        let cancelled = Flag()
+        let callsAfterCancel = Recorder<Int>()
+        let token = box.bind { value in
+            if cancelled.isRaised { callsAfterCancel.record(value) }
+            if value == 1 {
+                parked.signal()
+                release.wait()
+            }
+        }
+
+        DispatchQueue.global().async {
+            box.value = 1
+            setReturned.signal()
+        }
+        try #require(parked.wait(timeout: .now() + 60) == .success)
+        box.value = 2
+        DispatchQueue.global().async {
+            token.cancel()
+            cancelled.raise()
+            cancelReturned.signal()
+        }
+        release.signal()
+        try #require(cancelReturned.wait(timeout: .now() + 60) == .success)
+        try #require(setReturned.wait(timeout: .now() + 60) == .success)
+
+        #expect(callsAfterCancel.values.isEmpty)
+    }
+
+    @Test func noCallAfterCancelReturnsWhileManyThreadsSetAndCancel() {
+        let box = Dynamic(0)
+        let violations = Recorder<Int>()
+        let steady = Recorder<Int>()
+        box.bind { steady.record($0) }
+
+        DispatchQueue.concurrentPerform(iterations: 2_000) { i in
+            let cancelled = Flag()
+            let token = box.bind { _ in
+                if cancelled.isRaised { violations.record(i) }
+            }
+            box.value = i
+            token.cancel()
+            cancelled.raise()
+            box.value = -i
+        }
+
+        #expect(violations.values.isEmpty)
+        #expect(steady.values.count == 4_000)
+    }
+
+    @Test func aLongQueueDrainsInOrderAndInLinearTime() throws {
+        let box = Dynamic(0)
+        let count = 400_000
+        let parked = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let drained = DispatchSemaphore(value: 0)
+        let outOfOrder = Recorder<Int>()
+        let latest = Latest()
+        box.bind { value in
+            if value == -1 {
+                parked.signal()
+                release.wait()
+                return
+            }
+            if !latest.follow(with: value) { outOfOrder.record(value) }
+            if value == count { drained.signal() }
+        }
+
+        DispatchQueue.global().async { box.value = -1 }
+        try #require(parked.wait(timeout: .now() + 60) == .success)
+        for value in 1...count {
+            box.value = value
+        }
+        release.signal()
+
+        // A linear drain takes well under a second; removeFirst() per value takes minutes.
+        try #require(drained.wait(timeout: .now() + 30) == .success)
+        #expect(outOfOrder.values.isEmpty)
+    }
+}
