@@ -4,18 +4,42 @@ import Foundation
 
 extension Promise {
     /// A new promise that `job` settles once this one is settled.
+    /// A child cancelled by then is skipped, unless `evenIfCancelled` (as for `finally`).
     @inlinable
     func makeChild<U>(
         on queue: DispatchQueue,
+        evenIfCancelled: Bool = false,
         _ job: @escaping @Sendable (Result<Value, any Error>, Promise<U>) -> Void
     ) -> Promise<U> {
         let child = Promise<U>()
         addChild(child)
         whenSettled(on: queue) { [unowned self] in
-            job(outcome, child)
-            if !child.isPending { forget(child) }
+            if evenIfCancelled || child.isPending { job(outcome, child) }
+            if child.isPending {
+                // Still pending (it adopted a promise): forget it once it settles.
+                child.whenSettled(on: queue) { [weak self, unowned child] in
+                    self?.forget(child)
+                }
+            } else {
+                forget(child)
+            }
         }
         return child
+    }
+
+    /// Settles this promise like `next`; cancelling this promise cancels `next` too.
+    @inlinable
+    func adopt(_ next: Promise<Value>, on queue: DispatchQueue) {
+        guard next !== self else {
+            reject(PromiseError.cycle)
+            return
+        }
+        addChild(next)
+        if !isPending { next.cancel() }  // cancelled while the handler ran
+        next.whenSettled(on: queue) { [unowned next] in
+            self.settle(next.outcome)
+            self.forget(next)
+        }
     }
 
     @inlinable @discardableResult
@@ -40,18 +64,7 @@ extension Promise {
         makeChild(on: queue) { outcome, child in
             switch outcome {
             case .success(let value):
-                do {
-                    let next = try body(value)
-                    if next === child {
-                        child.reject(PromiseError.cycle)
-                    } else {
-                        next.whenSettled(on: queue) { [unowned next] in
-                            child.settle(next.outcome)
-                        }
-                    }
-                } catch {
-                    child.reject(error)
-                }
+                do { child.adopt(try body(value), on: queue) } catch { child.reject(error) }
             case .failure(let error):
                 child.reject(error)
             }
