@@ -57,26 +57,38 @@ enum Scheduler {
         if isFirst { queue.async { drain(queue) } }
     }
 
-    /// Runs the queue's jobs in batches until its mailbox is empty.
+    /// Runs the queue's jobs until its mailbox is empty or the budget is spent.
     private static func drain(_ queue: DispatchQueue) {
         var trampoline = Trampoline(queue: queue)
         let outer = pthread_getspecific(running)
         withUnsafeMutablePointer(to: &trampoline) { trampoline in
             pthread_setspecific(running, trampoline)
-            var done = 0
+            var budget = 1_000  // jobs, trampoline jobs included
             while let batch = takeBatch(for: queue) {
-                for job in batch {
-                    run(job, trampoline)
-                    done += 1
+                var next = 0
+                while next < batch.count, budget > 0 {
+                    run(batch[next], trampoline, budget: &budget)
+                    next += 1
                 }
-                if done >= 1_000 {
+                if budget <= 0 {
                     // Let other blocks on the queue have their turn.
+                    putBack(trampoline.pointee.jobs + batch[next...], for: queue)
+                    trampoline.pointee.jobs = []
                     queue.async { drain(queue) }
                     break
                 }
             }
         }
         pthread_setspecific(running, outer)
+    }
+
+    /// Puts jobs back at the front of the queue's mailbox, ahead of newer ones.
+    private static func putBack(_ jobs: [Job], for queue: DispatchQueue) {
+        guard !jobs.isEmpty else { return }
+        mailboxes.lock.withLock {
+            let id = ObjectIdentifier(queue)
+            mailboxes.jobs[id] = jobs + (mailboxes.jobs[id] ?? [])
+        }
     }
 
     /// The waiting jobs, or nil (closing the mailbox) when there are none.
@@ -92,18 +104,23 @@ enum Scheduler {
         }
     }
 
-    /// Runs one job, then every job it handed to the trampoline, in a loop.
-    private static func run(_ job: Job, _ trampoline: UnsafeMutablePointer<Trampoline>) {
+    /// Runs one job, then every job it handed to the trampoline, while the budget lasts.
+    private static func run(
+        _ job: Job, _ trampoline: UnsafeMutablePointer<Trampoline>, budget: inout Int
+    ) {
         withExtendedLifetime(job.owner) { job.handler.job() }
+        budget -= 1
         var next = 0
-        while next < trampoline.pointee.jobs.count {
+        while next < trampoline.pointee.jobs.count, budget > 0 {
             let job = trampoline.pointee.jobs[next]
             next += 1
+            budget -= 1
             withExtendedLifetime(job.owner) { job.handler.job() }
             if next >= 1_024 || next == trampoline.pointee.jobs.count {
                 trampoline.pointee.jobs.removeFirst(next)
                 next = 0
             }
         }
+        trampoline.pointee.jobs.removeFirst(next)
     }
 }
