@@ -3,7 +3,7 @@
 import Foundation
 
 extension Promise {
-    /// Une nouvelle promesse, que `job` règle une fois celle-ci réglée.
+    /// Une nouvelle promesse, que `job` acquitte une fois celle-ci acquittée.
     /// Un enfant annulé entre-temps est sauté, sauf avec `evenIfCancelled` (comme pour `finally`).
     @inlinable
     func makeChild<U>(
@@ -16,7 +16,7 @@ extension Promise {
         whenSettled(on: queue) { [unowned self] in
             if evenIfCancelled || child.isPending { job(outcome, child) }
             if child.isPending {
-                // Encore en attente (il a adopté une promesse) : l’oublier dès qu’il sera réglé.
+                // Encore en attente (il a adopté une promesse) : l’oublier dès qu’il sera acquitté.
                 child.whenSettled(on: queue) { [weak self, unowned child] in
                     self?.forget(child)
                 }
@@ -27,7 +27,7 @@ extension Promise {
         return child
     }
 
-    /// Règle cette promesse comme `next` ; annuler cette promesse annule aussi `next`.
+    /// Acquitte cette promesse comme `next` ; annuler cette promesse annule aussi `next`.
     @inlinable
     func adopt(_ next: Promise<Value>, on queue: DispatchQueue) {
         guard next !== self else {

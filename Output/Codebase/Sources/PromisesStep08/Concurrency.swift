@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// One task waiting for a promise, resumed once: by the outcome or by its own cancellation.
+/// Zadanie czekające na obietnicę, wznawiane raz: wynikiem albo własnym anulowaniem.
 private final class Waiter<Value: Sendable>: @unchecked Sendable {
     private let lock = Lock()
     private var continuation: CheckedContinuation<Value, any Error>?
@@ -42,7 +42,7 @@ extension Promise {
                     }
                 }
             } onCancel: {
-                // Only this waiter stops waiting; the promise and its other waiters carry on.
+                // Przestaje czekać tylko ten; obietnica i pozostali czekający działają dalej.
                 waiter.finish(.failure(CancellationError()))
             }
         }

@@ -3,8 +3,8 @@
 import Foundation
 
 extension Promise {
-    /// A new promise that `job` settles once this one is settled.
-    /// A child cancelled by then is skipped, unless `evenIfCancelled` (as for `finally`).
+    /// Nowa obietnica, którą `job` rozstrzygnie po rozstrzygnięciu tej.
+    /// Dziecko anulowane wcześniej pomijamy, chyba że `evenIfCancelled` (jak w `finally`).
     @inlinable
     func makeChild<U>(
         on queue: DispatchQueue,
@@ -16,7 +16,7 @@ extension Promise {
         whenSettled(on: queue) { [unowned self] in
             if evenIfCancelled || child.isPending { job(outcome, child) }
             if child.isPending {
-                // Still pending (it adopted a promise): forget it once it settles.
+                // Wciąż oczekuje (przejęło obietnicę): zapomnij o nim po jego rozstrzygnięciu.
                 child.whenSettled(on: queue) { [weak self, unowned child] in
                     self?.forget(child)
                 }
@@ -27,7 +27,7 @@ extension Promise {
         return child
     }
 
-    /// Settles this promise like `next`; cancelling this promise cancels `next` too.
+    /// Rozstrzyga tę obietnicę tak jak `next`; jej anulowanie anuluje też `next`.
     @inlinable
     func adopt(_ next: Promise<Value>, on queue: DispatchQueue) {
         guard next !== self else {
@@ -35,7 +35,7 @@ extension Promise {
             return
         }
         addChild(next)
-        if !isPending { next.cancel() }  // cancelled while the handler ran
+        if !isPending { next.cancel() }  // anulowana w trakcie pracy handlera
         next.whenSettled(on: queue) { [unowned next] in
             self.settle(next.outcome)
             self.forget(next)

@@ -31,7 +31,7 @@ enum Scheduler {
         return key
     }()
 
-    /// Au règlement : un vidage de la même file qui tourne sur ce thread reprend la tâche.
+    /// À l’acquittement : un vidage de la même file qui tourne sur ce thread reprend la tâche.
     @usableFromInline
     static func schedule(_ handler: Handler, owner: any AnyObject & Sendable) {
         if let raw = pthread_getspecific(running) {
