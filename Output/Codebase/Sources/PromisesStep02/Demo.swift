@@ -15,7 +15,7 @@ public func demo(locale: Locale) async throws {
     print("Nowa obietnica: \(describe(platform.state))")
     platform.fulfill(3)
     print("Po fulfill(3): \(describe(platform.state))")
-    platform.reject(TimetableError.unknownTrain("IC 3510"))
+    platform.reject(TimetableError.unknownTrain("IC 9999"))
     platform.fulfill(4)
     print("Po reject i fulfill(4): \(describe(platform.state))")
 

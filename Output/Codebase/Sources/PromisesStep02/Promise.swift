@@ -77,7 +77,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Blocks until the promise is settled: for tests and demos, never for real code.
+    /// Blokuje do rozstrzygnięcia obietnicy: do testów i dem, nigdy do prawdziwego kodu.
     public func get(timeout: Duration = .seconds(10)) throws -> Value {
         let semaphore = DispatchSemaphore(value: 0)
         let early: Result<Value, any Error>? = lock.withLock {

@@ -15,7 +15,7 @@ public func demo(locale: Locale) async throws {
     print("Nouvelle promesse : \(describe(platform.state))")
     platform.fulfill(3)
     print("Après fulfill(3) : \(describe(platform.state))")
-    platform.reject(TimetableError.unknownTrain("IC 3510"))
+    platform.reject(TimetableError.unknownTrain("IC 9999"))
     platform.fulfill(4)
     print("Après reject et fulfill(4) : \(describe(platform.state))")
 

@@ -77,7 +77,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Bloque jusqu’au règlement de la promesse : pour les tests et démos, jamais en production.
+    /// Bloque jusqu’à l’acquittement de la promesse : pour les tests et démos, jamais en production.
     public func get(timeout: Duration = .seconds(10)) throws -> Value {
         let semaphore = DispatchSemaphore(value: 0)
         let early: Result<Value, any Error>? = lock.withLock {

@@ -3,7 +3,7 @@
 import Foundation
 
 extension Promise {
-    /// A new promise that `job` settles once this one is settled.
+    /// Nowa obietnica, którą `job` rozstrzygnie po rozstrzygnięciu tej.
     @inlinable
     func makeChild<U>(
         _ job: @escaping @Sendable (Result<Value, any Error>, Promise<U>) -> Void

@@ -14,8 +14,8 @@ public func demo(locale: Locale) async throws {
     print("Premier départ : \(departure.train) → \(departure.destination), \(time)")
     print("Retard : \(try delay.get().minutes(locale: locale))")
 
-    let failed = first.then { departure -> Int in
-        throw TimetableError.unknownTrain(departure.train)
+    let failed = first.then { _ -> Int in
+        throw TimetableError.unknownTrain("IC 9999")
     }
     do {
         _ = try failed.get()

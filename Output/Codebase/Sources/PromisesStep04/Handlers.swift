@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// A job to run once a promise is settled.
+/// Zadanie do wykonania po rozstrzygnięciu obietnicy.
 @usableFromInline
 struct Handler: Sendable {
     @usableFromInline let job: @Sendable () -> Void
@@ -13,7 +13,7 @@ struct Handler: Sendable {
     }
 }
 
-/// Most promises get exactly one handler: it is kept inline, any others in an array.
+/// Większość obietnic dostaje jeden handler: trzymamy go w strukturze, resztę w tablicy.
 @usableFromInline
 struct Handlers {
     @usableFromInline var first: Handler?

@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// A pthread mutex, owned by the value that stores it.
+/// Muteks pthread, którego właścicielem jest przechowująca go wartość.
 @usableFromInline
 struct Lock: ~Copyable {
     @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// Une tâche à exécuter une fois la promesse réglée.
+/// Une tâche à exécuter une fois la promesse acquittée.
 @usableFromInline
 struct Handler: Sendable {
     @usableFromInline let job: @Sendable () -> Void

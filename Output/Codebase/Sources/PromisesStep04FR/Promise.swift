@@ -82,7 +82,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         ready?.forEach { $0.job() }
     }
 
-    /// Bloque jusqu’au règlement de la promesse : pour les tests et démos, jamais en production.
+    /// Bloque jusqu’à l’acquittement de la promesse : pour les tests et démos, jamais en production.
     public func get(timeout: Duration = .seconds(10)) throws -> Value {
         let semaphore = DispatchSemaphore(value: 0)
         let early: Result<Value, any Error>? = lock.withLock {
@@ -100,13 +100,13 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         guard let late else { throw PromiseError.timedOut }
         return try late.get()
     }
-    /// Le résultat, pour les tâches exécutées après le règlement.
+    /// Le résultat, pour les tâches exécutées après l’acquittement.
     @inlinable
     var outcome: Result<Value, any Error> {
         lock.withLock { result! }
     }
 
-    /// Exécute `job` une fois la promesse réglée.
+    /// Exécute `job` une fois la promesse acquittée.
     @inlinable
     func whenSettled(_ job: @escaping @Sendable () -> Void) {
         let isSettled = lock.withLock {

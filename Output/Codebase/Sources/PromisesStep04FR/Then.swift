@@ -3,7 +3,7 @@
 import Foundation
 
 extension Promise {
-    /// Une nouvelle promesse, que `job` règle une fois celle-ci réglée.
+    /// Une nouvelle promesse, que `job` acquitte une fois celle-ci acquittée.
     @inlinable
     func makeChild<U>(
         _ job: @escaping @Sendable (Result<Value, any Error>, Promise<U>) -> Void

@@ -3,7 +3,7 @@
 import Foundation
 
 extension Promise {
-    /// A new promise that `job` settles once this one is settled.
+    /// Nowa obietnica, którą `job` rozstrzygnie po rozstrzygnięciu tej.
     @inlinable
     func makeChild<U>(
         on queue: DispatchQueue,

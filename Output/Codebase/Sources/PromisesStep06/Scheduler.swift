@@ -3,7 +3,7 @@
 import Foundation
 
 extension DispatchQueue {
-    /// The queue handlers run on unless they ask for another one.
+    /// Kolejka, na której działają handlery, jeśli nie wskażą innej.
     public static let promises = DispatchQueue(label: "promises")
 }
 
@@ -11,7 +11,7 @@ extension DispatchQueue {
 enum Scheduler {
     typealias Job = (handler: Handler, owner: any AnyObject & Sendable)
 
-    /// Jobs waiting for a queue, for every queue that has a drain block on its way.
+    /// Zadania czekające na kolejkę, dla każdej kolejki, do której zmierza blok opróżniający.
     private final class Mailboxes: @unchecked Sendable {
         let lock = Lock()
         var jobs: [ObjectIdentifier: [Job]] = [:]
@@ -19,7 +19,7 @@ enum Scheduler {
 
     private static let mailboxes = Mailboxes()
 
-    /// The jobs that the running drain block takes over from its own thread.
+    /// Zadania, które działający blok opróżniający przejmuje z własnego wątku.
     private struct Trampoline {
         let queue: DispatchQueue
         var jobs: [Job] = []
@@ -31,7 +31,7 @@ enum Scheduler {
         return key
     }()
 
-    /// At settlement: a drain running on this thread for the same queue takes the job over.
+    /// Przy rozstrzygnięciu: zadanie przejmuje blok opróżniający tę samą kolejkę na tym wątku.
     @usableFromInline
     static func schedule(_ handler: Handler, owner: any AnyObject & Sendable) {
         if let raw = pthread_getspecific(running) {
@@ -44,7 +44,7 @@ enum Scheduler {
         dispatch(handler, owner: owner)
     }
 
-    /// Queues the job behind everything already waiting for its queue.
+    /// Ustawia zadanie za wszystkim, co już czeka na jego kolejkę.
     @usableFromInline
     static func dispatch(_ handler: Handler, owner: any AnyObject & Sendable) {
         let queue = handler.queue
@@ -57,20 +57,23 @@ enum Scheduler {
         if isFirst { queue.async { drain(queue) } }
     }
 
-    /// Runs the queue's jobs in batches until its mailbox is empty.
+    /// Wykonuje zadania kolejki, aż skrzynka opustoszeje albo skończy się budżet.
     private static func drain(_ queue: DispatchQueue) {
         var trampoline = Trampoline(queue: queue)
         let outer = pthread_getspecific(running)
         withUnsafeMutablePointer(to: &trampoline) { trampoline in
             pthread_setspecific(running, trampoline)
-            var done = 0
+            var budget = 1_000  // zadania, także te z trampoliny
             while let batch = takeBatch(for: queue) {
-                for job in batch {
-                    run(job, trampoline)
-                    done += 1
+                var next = 0
+                while next < batch.count, budget > 0 {
+                    run(batch[next], trampoline, budget: &budget)
+                    next += 1
                 }
-                if done >= 1_000 {
-                    // Let other blocks on the queue have their turn.
+                if budget <= 0 {
+                    // Niech inne bloki na tej kolejce też dojdą do głosu.
+                    putBack(trampoline.pointee.jobs + batch[next...], for: queue)
+                    trampoline.pointee.jobs = []
                     queue.async { drain(queue) }
                     break
                 }
@@ -79,7 +82,16 @@ enum Scheduler {
         pthread_setspecific(running, outer)
     }
 
-    /// The waiting jobs, or nil (closing the mailbox) when there are none.
+    /// Odkłada zadania na początek skrzynki kolejki, przed nowsze.
+    private static func putBack(_ jobs: [Job], for queue: DispatchQueue) {
+        guard !jobs.isEmpty else { return }
+        mailboxes.lock.withLock {
+            let id = ObjectIdentifier(queue)
+            mailboxes.jobs[id] = jobs + (mailboxes.jobs[id] ?? [])
+        }
+    }
+
+    /// Czekające zadania albo nil (zamyka skrzynkę), gdy ich nie ma.
     private static func takeBatch(for queue: DispatchQueue) -> [Job]? {
         mailboxes.lock.withLock {
             let id = ObjectIdentifier(queue)
@@ -92,18 +104,23 @@ enum Scheduler {
         }
     }
 
-    /// Runs one job, then every job it handed to the trampoline, in a loop.
-    private static func run(_ job: Job, _ trampoline: UnsafeMutablePointer<Trampoline>) {
+    /// Wykonuje zadanie, a potem wszystkie, które przekazało trampolinie, póki starcza budżetu.
+    private static func run(
+        _ job: Job, _ trampoline: UnsafeMutablePointer<Trampoline>, budget: inout Int
+    ) {
         withExtendedLifetime(job.owner) { job.handler.job() }
+        budget -= 1
         var next = 0
-        while next < trampoline.pointee.jobs.count {
+        while next < trampoline.pointee.jobs.count, budget > 0 {
             let job = trampoline.pointee.jobs[next]
             next += 1
+            budget -= 1
             withExtendedLifetime(job.owner) { job.handler.job() }
             if next >= 1_024 || next == trampoline.pointee.jobs.count {
                 trampoline.pointee.jobs.removeFirst(next)
                 next = 0
             }
         }
+        trampoline.pointee.jobs.removeFirst(next)
     }
 }

@@ -3,19 +3,43 @@
 import Foundation
 
 extension Promise {
-    /// A new promise that `job` settles once this one is settled.
+    /// Nowa obietnica, którą `job` rozstrzygnie po rozstrzygnięciu tej.
+    /// Dziecko anulowane wcześniej pomijamy, chyba że `evenIfCancelled` (jak w `finally`).
     @inlinable
     func makeChild<U>(
         on queue: DispatchQueue,
+        evenIfCancelled: Bool = false,
         _ job: @escaping @Sendable (Result<Value, any Error>, Promise<U>) -> Void
     ) -> Promise<U> {
         let child = Promise<U>()
         addChild(child)
         whenSettled(on: queue) { [unowned self] in
-            job(outcome, child)
-            if !child.isPending { forget(child) }
+            if evenIfCancelled || child.isPending { job(outcome, child) }
+            if child.isPending {
+                // Wciąż oczekuje (przejęło obietnicę): zapomnij o nim po jego rozstrzygnięciu.
+                child.whenSettled(on: queue) { [weak self, unowned child] in
+                    self?.forget(child)
+                }
+            } else {
+                forget(child)
+            }
         }
         return child
+    }
+
+    /// Rozstrzyga tę obietnicę tak jak `next`; jej anulowanie anuluje też `next`.
+    @inlinable
+    func adopt(_ next: Promise<Value>, on queue: DispatchQueue) {
+        guard next !== self else {
+            reject(PromiseError.cycle)
+            return
+        }
+        addChild(next)
+        if !isPending { next.cancel() }  // anulowana w trakcie pracy handlera
+        next.whenSettled(on: queue) { [unowned next] in
+            self.settle(next.outcome)
+            self.forget(next)
+        }
     }
 
     @inlinable @discardableResult
@@ -40,18 +64,7 @@ extension Promise {
         makeChild(on: queue) { outcome, child in
             switch outcome {
             case .success(let value):
-                do {
-                    let next = try body(value)
-                    if next === child {
-                        child.reject(PromiseError.cycle)
-                    } else {
-                        next.whenSettled(on: queue) { [unowned next] in
-                            child.settle(next.outcome)
-                        }
-                    }
-                } catch {
-                    child.reject(error)
-                }
+                do { child.adopt(try body(value), on: queue) } catch { child.reject(error) }
             case .failure(let error):
                 child.reject(error)
             }

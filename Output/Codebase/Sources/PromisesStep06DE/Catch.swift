@@ -21,10 +21,27 @@ extension Promise {
     }
 
     @inlinable @discardableResult
+    public func `catch`(
+        on queue: DispatchQueue = .promises,
+        _ body: @escaping @Sendable (any Error) throws -> Promise<Value>
+    ) -> Promise<Value> {
+        makeChild(on: queue) { outcome, child in
+            switch outcome {
+            case .success(let value):
+                child.fulfill(value)
+            case .failure(PromiseError.cancelled):
+                child.cancel()
+            case .failure(let error):
+                do { child.adopt(try body(error), on: queue) } catch { child.reject(error) }
+            }
+        }
+    }
+
+    @inlinable @discardableResult
     public func finally(
         on queue: DispatchQueue = .promises, _ body: @escaping @Sendable () -> Void
     ) -> Promise<Value> {
-        makeChild(on: queue) { outcome, child in
+        makeChild(on: queue, evenIfCancelled: true) { outcome, child in
             body()
             child.settle(outcome)
         }

@@ -27,12 +27,12 @@ public func demo(locale: Locale) async throws {
     print("  récupération des départs : \(describe(download.state))")
     print("  sélection du premier : \(describe(first.state))")
     print("  lecture du numéro de train : \(describe(train.state))")
-    print("  quantité de départs : \(describe(count.state))")
+    print("  nombre de départs : \(describe(count.state))")
 
     download.cancel()
     download.cancel()
     try stopped.get()
     print("Après l’annulation de la récupération :")
     print("  récupération des départs : \(describe(download.state))")
-    print("  quantité de départs : \(describe(count.state))")
+    print("  nombre de départs : \(describe(count.state))")
 }

@@ -20,19 +20,19 @@ public enum TimetableError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unknownStation(let name): "nie znam stacji „\(name)”"
+        case .unknownStation(let name): "nieznana stacja „\(name)”"
         case .unknownTrain(let train): "brak danych o pociągu \(train)"
         }
     }
 }
 
-/// A simulated timetable server: fixed data, answers on its own queue.
+/// Symulowany serwer rozkładu jazdy: stałe dane, odpowiedzi na własnej kolejce.
 public final class TimetableService: Sendable {
     private let queue = DispatchQueue(label: "timetable")
 
     public init() {}
 
-    // Style 1: one handler with two optionals.
+    // Styl 1: jeden handler z dwoma opcjonalnymi parametrami.
     public func station(
         named name: String, completion: @escaping @Sendable (Station?, (any Error)?) -> Void
     ) {
@@ -45,7 +45,7 @@ public final class TimetableService: Sendable {
         }
     }
 
-    // Style 2: a pair of handlers, one for success and one for failure.
+    // Styl 2: para handlerów, jeden na sukces, drugi na błąd.
     public func departures(
         from station: Station,
         success: @escaping @Sendable ([Departure]) -> Void,
@@ -60,7 +60,7 @@ public final class TimetableService: Sendable {
         }
     }
 
-    // Style 3: one handler taking a Result with a typed error.
+    // Styl 3: jeden handler z typem Result i typowanym błędem.
     public func delay(
         of train: String,
         completion: @escaping @Sendable (Result<Duration, TimetableError>) -> Void
@@ -110,7 +110,7 @@ extension TimetableService {
 
     static let delays = ["IC 3510": 7, "EIP 1300": 0, "TLK 31100": 25, "EIP 5100": 3]
 
-    // 2025-10-22, hour:minute UTC
+    // 22.10.2025, godzina:minuta UTC
     private static func at(_ hour: Int, _ minute: Int) -> Date {
         Date(timeIntervalSince1970: 1_761_091_200 + Double(hour * 3600 + minute * 60))
     }

@@ -57,26 +57,38 @@ enum Scheduler {
         if isFirst { queue.async { drain(queue) } }
     }
 
-    /// Führt die Jobs der Queue stapelweise aus, bis ihr Postfach leer ist.
+    /// Führt die Jobs der Queue aus, bis ihr Postfach leer oder das Budget aufgebraucht ist.
     private static func drain(_ queue: DispatchQueue) {
         var trampoline = Trampoline(queue: queue)
         let outer = pthread_getspecific(running)
         withUnsafeMutablePointer(to: &trampoline) { trampoline in
             pthread_setspecific(running, trampoline)
-            var done = 0
+            var budget = 1_000  // Jobs, die vom Trampolin mitgezählt
             while let batch = takeBatch(for: queue) {
-                for job in batch {
-                    run(job, trampoline)
-                    done += 1
+                var next = 0
+                while next < batch.count, budget > 0 {
+                    run(batch[next], trampoline, budget: &budget)
+                    next += 1
                 }
-                if done >= 1_000 {
+                if budget <= 0 {
                     // Andere Blöcke auf der Queue sollen auch an die Reihe kommen.
+                    putBack(trampoline.pointee.jobs + batch[next...], for: queue)
+                    trampoline.pointee.jobs = []
                     queue.async { drain(queue) }
                     break
                 }
             }
         }
         pthread_setspecific(running, outer)
+    }
+
+    /// Legt Jobs vorn ins Postfach der Queue zurück, vor die neueren.
+    private static func putBack(_ jobs: [Job], for queue: DispatchQueue) {
+        guard !jobs.isEmpty else { return }
+        mailboxes.lock.withLock {
+            let id = ObjectIdentifier(queue)
+            mailboxes.jobs[id] = jobs + (mailboxes.jobs[id] ?? [])
+        }
     }
 
     /// Die wartenden Jobs oder nil (das Postfach wird geschlossen), wenn keine da sind.
@@ -92,18 +104,23 @@ enum Scheduler {
         }
     }
 
-    /// Führt einen Job aus, dann in einer Schleife alle, die er aufs Trampolin gelegt hat.
-    private static func run(_ job: Job, _ trampoline: UnsafeMutablePointer<Trampoline>) {
+    /// Führt einen Job aus, dann alle, die er aufs Trampolin gelegt hat, solange das Budget reicht.
+    private static func run(
+        _ job: Job, _ trampoline: UnsafeMutablePointer<Trampoline>, budget: inout Int
+    ) {
         withExtendedLifetime(job.owner) { job.handler.job() }
+        budget -= 1
         var next = 0
-        while next < trampoline.pointee.jobs.count {
+        while next < trampoline.pointee.jobs.count, budget > 0 {
             let job = trampoline.pointee.jobs[next]
             next += 1
+            budget -= 1
             withExtendedLifetime(job.owner) { job.handler.job() }
             if next >= 1_024 || next == trampoline.pointee.jobs.count {
                 trampoline.pointee.jobs.removeFirst(next)
                 next = 0
             }
         }
+        trampoline.pointee.jobs.removeFirst(next)
     }
 }

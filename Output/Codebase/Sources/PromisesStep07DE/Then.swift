@@ -4,18 +4,42 @@ import Foundation
 
 extension Promise {
     /// Ein neues Promise, das `job` abschließt, sobald dieses abgeschlossen ist.
+    /// Ein bis dahin abgebrochenes Kind wird übersprungen, außer mit `evenIfCancelled` (wie bei `finally`).
     @inlinable
     func makeChild<U>(
         on queue: DispatchQueue,
+        evenIfCancelled: Bool = false,
         _ job: @escaping @Sendable (Result<Value, any Error>, Promise<U>) -> Void
     ) -> Promise<U> {
         let child = Promise<U>()
         addChild(child)
         whenSettled(on: queue) { [unowned self] in
-            job(outcome, child)
-            if !child.isPending { forget(child) }
+            if evenIfCancelled || child.isPending { job(outcome, child) }
+            if child.isPending {
+                // Noch ausstehend (es hat ein Promise übernommen): vergessen, sobald es abgeschlossen ist.
+                child.whenSettled(on: queue) { [weak self, unowned child] in
+                    self?.forget(child)
+                }
+            } else {
+                forget(child)
+            }
         }
         return child
+    }
+
+    /// Schließt dieses Promise wie `next` ab; ein Abbruch dieses Promise bricht auch `next` ab.
+    @inlinable
+    func adopt(_ next: Promise<Value>, on queue: DispatchQueue) {
+        guard next !== self else {
+            reject(PromiseError.cycle)
+            return
+        }
+        addChild(next)
+        if !isPending { next.cancel() }  // abgebrochen, während der Handler lief
+        next.whenSettled(on: queue) { [unowned next] in
+            self.settle(next.outcome)
+            self.forget(next)
+        }
     }
 
     @inlinable @discardableResult
@@ -40,18 +64,7 @@ extension Promise {
         makeChild(on: queue) { outcome, child in
             switch outcome {
             case .success(let value):
-                do {
-                    let next = try body(value)
-                    if next === child {
-                        child.reject(PromiseError.cycle)
-                    } else {
-                        next.whenSettled(on: queue) { [unowned next] in
-                            child.settle(next.outcome)
-                        }
-                    }
-                } catch {
-                    child.reject(error)
-                }
+                do { child.adopt(try body(value), on: queue) } catch { child.reject(error) }
             case .failure(let error):
                 child.reject(error)
             }

@@ -31,7 +31,7 @@ enum Scheduler {
         return key
     }()
 
-    /// Au règlement : un vidage de la même file qui tourne sur ce thread reprend la tâche.
+    /// À l’acquittement : un vidage de la même file qui tourne sur ce thread reprend la tâche.
     @usableFromInline
     static func schedule(_ handler: Handler, owner: any AnyObject & Sendable) {
         if let raw = pthread_getspecific(running) {
@@ -57,26 +57,38 @@ enum Scheduler {
         if isFirst { queue.async { drain(queue) } }
     }
 
-    /// Exécute les tâches de la file par lots jusqu’à ce que sa boîte aux lettres soit vide.
+    /// Exécute les tâches de la file jusqu’à ce que sa boîte soit vide ou son budget épuisé.
     private static func drain(_ queue: DispatchQueue) {
         var trampoline = Trampoline(queue: queue)
         let outer = pthread_getspecific(running)
         withUnsafeMutablePointer(to: &trampoline) { trampoline in
             pthread_setspecific(running, trampoline)
-            var done = 0
+            var budget = 1_000  // tâches, celles du trampoline comprises
             while let batch = takeBatch(for: queue) {
-                for job in batch {
-                    run(job, trampoline)
-                    done += 1
+                var next = 0
+                while next < batch.count, budget > 0 {
+                    run(batch[next], trampoline, budget: &budget)
+                    next += 1
                 }
-                if done >= 1_000 {
+                if budget <= 0 {
                     // Laisser leur tour aux autres blocs de la file.
+                    putBack(trampoline.pointee.jobs + batch[next...], for: queue)
+                    trampoline.pointee.jobs = []
                     queue.async { drain(queue) }
                     break
                 }
             }
         }
         pthread_setspecific(running, outer)
+    }
+
+    /// Remet des tâches en tête de la boîte de la file, devant les plus récentes.
+    private static func putBack(_ jobs: [Job], for queue: DispatchQueue) {
+        guard !jobs.isEmpty else { return }
+        mailboxes.lock.withLock {
+            let id = ObjectIdentifier(queue)
+            mailboxes.jobs[id] = jobs + (mailboxes.jobs[id] ?? [])
+        }
     }
 
     /// Les tâches en attente, ou nil (et la boîte aux lettres se ferme) s’il n’y en a pas.
@@ -92,18 +104,23 @@ enum Scheduler {
         }
     }
 
-    /// Exécute une tâche, puis en boucle toutes celles qu’elle a confiées au trampoline.
-    private static func run(_ job: Job, _ trampoline: UnsafeMutablePointer<Trampoline>) {
+    /// Exécute une tâche, puis toutes celles qu’elle a confiées au trampoline, tant que le budget le permet.
+    private static func run(
+        _ job: Job, _ trampoline: UnsafeMutablePointer<Trampoline>, budget: inout Int
+    ) {
         withExtendedLifetime(job.owner) { job.handler.job() }
+        budget -= 1
         var next = 0
-        while next < trampoline.pointee.jobs.count {
+        while next < trampoline.pointee.jobs.count, budget > 0 {
             let job = trampoline.pointee.jobs[next]
             next += 1
+            budget -= 1
             withExtendedLifetime(job.owner) { job.handler.job() }
             if next >= 1_024 || next == trampoline.pointee.jobs.count {
                 trampoline.pointee.jobs.removeFirst(next)
                 next = 0
             }
         }
+        trampoline.pointee.jobs.removeFirst(next)
     }
 }

@@ -2,10 +2,10 @@
 
 import Foundation
 
-/// What `cancel()` needs to know about a promise of any value type.
+/// To, co `cancel()` musi wiedzieć o obietnicy dowolnego typu wartości.
 @usableFromInline
 protocol CancellableNode: AnyObject, Sendable {
-    /// Cancels the node if it is pending, and hands over its children.
+    /// Anuluje węzeł, jeśli oczekuje, i oddaje jego dzieci.
     func cancelReturningChildren() -> [any CancellableNode]
 }
 
@@ -20,7 +20,7 @@ extension Promise: CancellableNode {
     }
 }
 
-/// The children of a promise that may still be pending: one inline, others by identity.
+/// Dzieci obietnicy, które mogą jeszcze oczekiwać: jedno w strukturze, reszta według tożsamości.
 @usableFromInline
 struct Children {
     @usableFromInline var first: (any CancellableNode)?

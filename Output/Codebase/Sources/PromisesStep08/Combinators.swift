@@ -6,7 +6,7 @@ public struct AggregateError: Error, Sendable {
     public let errors: [any Error]
 }
 
-/// Collects one item per input, in input order; returns them all with the last one.
+/// Zbiera po jednym elemencie na wejście, w kolejności wejść; z ostatnim oddaje wszystkie.
 private final class Collector<T: Sendable>: @unchecked Sendable {
     private let lock = Lock()
     private var slots: [T?]
@@ -91,7 +91,7 @@ extension Promise {
     }
 }
 
-/// A one-shot Dispatch timer; cancelling it releases its handler at once.
+/// Jednorazowy timer Dispatch; anulowanie od razu zwalnia jego handler.
 private final class Timer: @unchecked Sendable {
     private let source: any DispatchSourceTimer
     private let lock = Lock()
@@ -114,7 +114,7 @@ private final class Timer: @unchecked Sendable {
 
     func cancel() {
         source.cancel()
-        // Dispatch would release its handler later, on its queue: we let go now.
+        // Dispatch zwolniłby handler później, na swojej kolejce: puszczamy go od razu.
         lock.withLock { handler = nil }
     }
 }

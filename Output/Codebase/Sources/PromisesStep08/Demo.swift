@@ -22,8 +22,8 @@ public func demo(locale: Locale) async throws {
     do {
         _ = try await waiting.value
     } catch is CancellationError {
-        let cancelled = if case .cancelled = never.state { "tak" } else { "nie" }
-        print("Czekanie anulowane, obietnica anulowana: \(cancelled)")
+        let pending = never.isPending ? "tak" : "nie"
+        print("Czekanie anulowane, obietnica dalej oczekuje: \(pending)")
     }
 
     let interrupted = Promise<Void>()

@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// A job and the queue it runs on.
+/// Zadanie i kolejka, na której ma się wykonać.
 @usableFromInline
 struct Handler: Sendable {
     @usableFromInline let queue: DispatchQueue
@@ -15,7 +15,7 @@ struct Handler: Sendable {
     }
 }
 
-/// Most promises get exactly one handler: it is kept inline, any others in an array.
+/// Większość obietnic dostaje jeden handler: trzymamy go w strukturze, resztę w tablicy.
 @usableFromInline
 struct Handlers {
     @usableFromInline var first: Handler?

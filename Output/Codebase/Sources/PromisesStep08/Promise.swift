@@ -91,7 +91,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Blocks until the promise is settled: for tests and demos, never for real code.
+    /// Blokuje do rozstrzygnięcia obietnicy: do testów i dem, nigdy do prawdziwego kodu.
     public func get(timeout: Duration = .seconds(10)) throws -> Value {
         let semaphore = DispatchSemaphore(value: 0)
         let early: Result<Value, any Error>? = lock.withLock {
@@ -109,13 +109,13 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         guard let late else { throw PromiseError.timedOut }
         return try late.get()
     }
-    /// The outcome, for jobs that run after settlement.
+    /// Wynik, dla zadań wykonywanych po rozstrzygnięciu.
     @inlinable
     var outcome: Result<Value, any Error> {
         lock.withLock { result! }
     }
 
-    /// Runs `job` on `queue` once the promise is settled, never inside this call.
+    /// Wykonuje `job` na `queue` po rozstrzygnięciu obietnicy, nigdy wewnątrz tego wywołania.
     @inlinable
     func whenSettled(on queue: DispatchQueue, _ job: @escaping @Sendable () -> Void) {
         lock.withLock {

@@ -2,21 +2,48 @@
 
 import Foundation
 
+/// Ein Task, der auf ein Promise wartet, einmal fortgesetzt: vom Ergebnis oder vom eigenen Abbruch.
+private final class Waiter<Value: Sendable>: @unchecked Sendable {
+    private let lock = Lock()
+    private var continuation: CheckedContinuation<Value, any Error>?
+    private var isFinished = false
+
+    func start(_ continuation: CheckedContinuation<Value, any Error>) {
+        let cancelledAlready = lock.withLock {
+            if !isFinished { self.continuation = continuation }
+            return isFinished
+        }
+        if cancelledAlready { continuation.resume(throwing: CancellationError()) }
+    }
+
+    func finish(_ outcome: Result<Value, any Error>) {
+        let continuation = lock.withLock {
+            isFinished = true
+            defer { self.continuation = nil }
+            return self.continuation
+        }
+        continuation?.resume(with: outcome)
+    }
+}
+
 extension Promise {
     public var value: Value {
         get async throws {
-            try await withTaskCancellationHandler {
+            let waiter = Waiter<Value>()
+            return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
+                    waiter.start(continuation)
                     whenSettled(on: .promises) { [unowned self] in
                         if case .failure(PromiseError.cancelled) = outcome {
-                            continuation.resume(throwing: CancellationError())
+                            waiter.finish(.failure(CancellationError()))
                         } else {
-                            continuation.resume(with: outcome)
+                            waiter.finish(outcome)
                         }
                     }
                 }
             } onCancel: {
-                cancel()
+                // Nur dieser Wartende hört auf zu warten; das Promise und die anderen warten weiter.
+                waiter.finish(.failure(CancellationError()))
             }
         }
     }

@@ -22,8 +22,8 @@ public func demo(locale: Locale) async throws {
     do {
         _ = try await waiting.value
     } catch is CancellationError {
-        let cancelled = if case .cancelled = never.state { "ja" } else { "nein" }
-        print("Warten abgebrochen, Promise abgebrochen: \(cancelled)")
+        let pending = never.isPending ? "ja" : "nein"
+        print("Warten abgebrochen, Promise weiter ausstehend: \(pending)")
     }
 
     let interrupted = Promise<Void>()

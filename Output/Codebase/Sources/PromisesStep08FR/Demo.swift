@@ -22,8 +22,8 @@ public func demo(locale: Locale) async throws {
     do {
         _ = try await waiting.value
     } catch is CancellationError {
-        let cancelled = if case .cancelled = never.state { "oui" } else { "non" }
-        print("Attente annulée, promesse annulée : \(cancelled)")
+        let pending = never.isPending ? "oui" : "non"
+        print("Attente annulée, promesse toujours en attente : \(pending)")
     }
 
     let interrupted = Promise<Void>()

@@ -91,7 +91,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Bloque jusqu’au règlement de la promesse : pour les tests et démos, jamais en production.
+    /// Bloque jusqu’à l’acquittement de la promesse : pour les tests et démos, jamais en production.
     public func get(timeout: Duration = .seconds(10)) throws -> Value {
         let semaphore = DispatchSemaphore(value: 0)
         let early: Result<Value, any Error>? = lock.withLock {
@@ -109,13 +109,13 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         guard let late else { throw PromiseError.timedOut }
         return try late.get()
     }
-    /// Le résultat, pour les tâches exécutées après le règlement.
+    /// Le résultat, pour les tâches exécutées après l’acquittement.
     @inlinable
     var outcome: Result<Value, any Error> {
         lock.withLock { result! }
     }
 
-    /// Exécute `job` sur `queue` une fois la promesse réglée, jamais pendant cet appel.
+    /// Exécute `job` sur `queue` une fois la promesse acquittée, jamais pendant cet appel.
     @inlinable
     func whenSettled(on queue: DispatchQueue, _ job: @escaping @Sendable () -> Void) {
         lock.withLock {

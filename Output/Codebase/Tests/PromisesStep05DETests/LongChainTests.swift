@@ -39,8 +39,10 @@ import Testing
             root.fulfill(0)
         }
         #expect(try last.get() == 1_000)
-        // The last link settled inside the block on `.promises` that ran the chain; a
-        // block queued now runs once that block has finished and let go of its jobs.
+        // Every link's job was queued on `.promises` before the last link settled: a job
+        // queued now runs after them, and a block queued after that runs once the block
+        // that ran them has let go of them.
+        try Promise(value: 0).then { _ in }.get()
         DispatchQueue.promises.sync {}
         #expect(weakRoot == nil)
         #expect(weakMiddle == nil)
@@ -62,6 +64,7 @@ import Testing
         #expect(weakToken != nil)
         promise.fulfill(1)
         #expect(try child.get() == 1)
+        try Promise(value: 0).then { _ in }.get()
         DispatchQueue.promises.sync {}
         #expect(weakToken == nil)
     }

@@ -12,6 +12,14 @@ private final class Log: @unchecked Sendable {
     var all: [String] { lock.withLock { entries } }
 }
 
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
 private actor Board {
     var lines: [String] = []
 
@@ -73,6 +81,28 @@ private actor Board {
         }
         try inner.get().get()
         #expect(log.all == ["outer start", "outer end", "inner"])
+    }
+
+    @Test func aLongChainLetsOtherBlocksOnItsQueueRun() throws {
+        let queue = DispatchQueue(label: "test.fairness")
+        let links = Counter()
+        let root = Promise<Int>()
+        let blockSaw = Promise<Int>()
+        var last = root.then(on: queue) { value -> Int in
+            // Queued behind the block that runs the chain: it runs once that block ends.
+            queue.async { blockSaw.fulfill(links.value) }
+            links.increment()
+            return value + 1
+        }
+        for _ in 1..<5_000 {
+            last = last.then(on: queue) { value -> Int in
+                links.increment()
+                return value + 1
+            }
+        }
+        root.fulfill(0)
+        #expect(try last.get() == 5_000)
+        #expect(try blockSaw.get() < 5_000)
     }
 
     @Test func handlersRunOnTheGivenQueue() throws {

@@ -99,7 +99,9 @@ private struct Boom: Error, Equatable { var id = 0 }
             #expect(try limited.get() == 1)
         }
         // The job that cancels the timer was queued on `.promises` while the child
-        // settled, before `get()` returned; a block queued now runs after it.
+        // settled, before `get()` returned: a job queued now runs after it, and a block
+        // queued after that runs once the block that ran them has let go of them.
+        try Promise(value: 0).then { _ in }.get()
         DispatchQueue.promises.sync {}
         #expect(weakLimited == nil)
     }

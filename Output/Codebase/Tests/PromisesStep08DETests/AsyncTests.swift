@@ -28,12 +28,43 @@ private extension PromiseState {
         await #expect(throws: CancellationError.self) { try await promise.value }
     }
 
-    @Test func cancellingTheAwaitingTaskCancelsThePromise() async throws {
+    @Test func cancellingAWaiterLeavesThePromiseAndEveryoneElseAlone() async throws {
         let promise = Promise<Int>()
+        let child = promise.then { $0 + 1 }
+        let other = Task { try await promise.value }
+        let cancelled = Task { try await promise.value }
+        cancelled.cancel()
+        // Promptly: the cancelled waiter is resumed while the promise is still pending.
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        #expect(promise.isPending)
+        #expect(child.isPending)
+        promise.fulfill(1)
+        #expect(try await other.value == 1)
+        #expect(try await child.value == 2)
+    }
+
+    @Test func aWaiterCancelledBeforeItWaitsIsResumedAtOnce() async throws {
+        let promise = Promise<Int>()
+        let waiting = Task {
+            withUnsafeCurrentTask { $0?.cancel() }  // cancelled before it starts to wait
+            return try await promise.value
+        }
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        #expect(promise.isPending)
+    }
+
+    @Test func cancellingAWaiterDoesNotStopTheWorkOfAnAsyncPromise() async throws {
+        let gate = Promise<Void>()
+        let promise = Promise<Int> {
+            try await gate.value
+            return 5
+        }
         let waiting = Task { try await promise.value }
         waiting.cancel()
         await #expect(throws: CancellationError.self) { try await waiting.value }
-        #expect(promise.state.isCancelled)
+        // It was the only waiter, and still the work goes on: only `cancel()` stops it.
+        gate.fulfill(())
+        #expect(try await promise.value == 5)
     }
 
     @Test func anAsyncClosureFulfilsThePromise() async throws {
@@ -85,11 +116,13 @@ private extension PromiseState {
                 }
             }
         }
-        for waiter in waiters {
+        for (i, waiter) in waiters.enumerated() {
             do {
                 #expect(try await waiter.value == 7)
             } catch {
                 #expect(error is CancellationError)
+                // Cancelling one waiter never reaches the promise or the others.
+                #expect(i.isMultiple(of: 2), "waiter \(i) was not cancelled")
             }
         }
     }

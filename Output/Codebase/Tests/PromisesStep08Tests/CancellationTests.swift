@@ -68,19 +68,19 @@ private extension PromiseState {
 
     @Test func cancellationTravelsDownFromASettledPromise() throws {
         let inner = Promise<Int>()
-        let started = Promise<Void>()
         let root = Promise(value: 1)
-        let child = root.then { _ -> Promise<Int> in
-            started.fulfill(())
-            return inner
-        }
+        let child = root.then { _ -> Promise<Int> in inner }
         let grandchild = child.then { $0 + 1 }
-        try started.get()
+        // Handlers run in the order they were added: once this one has run, the child
+        // has adopted `inner` and is waiting for it.
+        try root.then { _ in }.get()
+        #expect(child.isPending)
         root.cancel()
         #expect(root.state.value == 1)
         #expect(child.state.isCancelled)
         #expect(grandchild.state.isCancelled)
-        #expect(inner.isPending)
+        // The child had adopted `inner`: the cancellation reaches it too.
+        #expect(inner.state.isCancelled)
     }
 
     @Test func handlersOfACancelledPromiseSeeTheCancellation() throws {
@@ -102,6 +102,38 @@ private extension PromiseState {
         #expect(throws: PromiseError.cancelled) { try last.get() }
         #expect(calls.value == 0)
         #expect(finalized.value == 1)
+    }
+
+    @Test func aCancelledChildSkipsThenAndCatchButNotFinally() throws {
+        let fulfilled = Promise<Int>()
+        let rejected = Promise<Int>()
+        let handlers = Counter()
+        let finalized = Counter()
+        let children: [Promise<Int>] = [
+            fulfilled.then { value -> Int in
+                handlers.increment()
+                return value
+            },
+            fulfilled.then { value -> Promise<Int> in
+                handlers.increment()
+                return Promise(value: value)
+            },
+            rejected.catch { _ -> Int in
+                handlers.increment()
+                return 0
+            },
+            fulfilled.finally { finalized.increment() },
+        ]
+        for child in children { child.cancel() }
+        fulfilled.fulfill(1)
+        rejected.reject(Boom())
+        // Handlers of one promise run in the order they were added: once these have
+        // run, so have the ones above.
+        try fulfilled.then { _ in }.get()
+        #expect(try rejected.catch { _ in 2 }.get() == 2)
+        #expect(handlers.value == 0)
+        #expect(finalized.value == 1)
+        for child in children { #expect(child.state.isCancelled) }
     }
 
     @Test func theCancelHookFiresExactlyOnce() throws {

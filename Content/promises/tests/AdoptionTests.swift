@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+private struct Boom: Error, Equatable {}
+
+private final class Weak: @unchecked Sendable {
+    weak var promise: Promise<Int>?
+    init(_ promise: Promise<Int>) { self.promise = promise }
+}
+
+extension PromiseState {
+    fileprivate var isCancelled: Bool { if case .cancelled = self { true } else { false } }
+}
+
+@Suite struct AdoptionTests {
+    @Test func cancellingAnAdoptingChildCancelsTheAdoptedPromise() throws {
+        let inner = Promise<Int>()
+        let parent = Promise(value: 1)
+        let child = parent.then { _ in inner }
+        // Handlers run in the order they were added: once this one has run, the child
+        // has adopted `inner`.
+        try parent.then { _ in }.get()
+        #expect(inner.isPending)
+        child.cancel()
+        #expect(inner.state.isCancelled)
+        #expect(child.state.isCancelled)
+    }
+
+    @Test func cancellingAServiceChainStopsTheRequest() throws {
+        let request = Promise<[Departure]>()
+        let stopped = Promise<Void>()
+        request.onCancel { stopped.fulfill(()) }
+        let station = Promise(value: Station(code: "KRK", name: "Kraków Główny"))
+        let departures = station.then { _ in request }
+        try station.then { _ in }.get()
+        departures.cancel()
+        try stopped.get()
+        #expect(request.state.isCancelled)
+    }
+
+    @Test func aChildCancelledWhileItsHandlerRunsCancelsWhatItReturns() throws {
+        let parent = Promise(value: 1)
+        let family = Promise<Promise<Int>>()
+        let inner = Promise<Int>()
+        let child = parent.then { _ -> Promise<Int> in
+            try family.get().cancel()  // the child is cancelled while this handler runs
+            return inner
+        }
+        family.fulfill(child)
+        try parent.then { _ in }.get()
+        #expect(child.state.isCancelled)
+        #expect(inner.state.isCancelled)
+    }
+
+    @Test func settledChildrenOfALongLivedParentAreReleased() throws {
+        let client = Promise(value: 0)  // a cached client: alive for the whole test
+        var released: [Weak] = []
+        do {
+            let answers = (0..<1_000).map { _ in Promise<Int>() }
+            let children = answers.map { answer in client.then { _ in answer } }
+            released = children.map(Weak.init)
+            try client.then { _ in }.get()  // every child has adopted its answer
+            for (i, answer) in answers.enumerated() {
+                switch i % 3 {
+                case 0: answer.fulfill(i)
+                case 1: answer.reject(Boom())
+                default: children[i].cancel()
+                }
+            }
+            for child in children { _ = try? child.get() }
+        }
+        // The jobs that settle the children were queued before this one, and the block
+        // that ran them lets go of them before a block queued after it runs.
+        try client.then { _ in }.get()
+        DispatchQueue.promises.sync {}
+        let alive = released.filter { $0.promise != nil }.count
+        #expect(alive == 0, "\(alive) of 1,000 settled children are still alive")
+        #expect(try client.get() == 0)
+    }
+
+    @Test func anErrorHandlerMayReturnAPromise() throws {
+        let recovered = Promise<Int>(error: Boom()).catch { _ in Promise(value: 3) }
+        #expect(try recovered.get() == 3)
+
+        let pending = Promise<Int>()
+        let adopting = Promise<Int>(error: Boom()).catch { _ in pending }
+        try Promise(value: 0).then { _ in }.get()
+        #expect(adopting.isPending)
+        pending.fulfill(4)
+        #expect(try adopting.get() == 4)
+
+        let failing = Promise<Int>(error: Boom()).catch { _ in Promise<Int>(error: CancellationError()) }
+        #expect(throws: CancellationError.self) { try failing.get() }
+
+        let skipped = Promise(value: 5).catch { _ in Promise(value: 0) }
+        #expect(try skipped.get() == 5)
+    }
+
+    @Test func anErrorHandlerReturningItsOwnChildIsACycle() throws {
+        let slot = Promise<Promise<Int>>()
+        let parent = Promise<Int>()
+        let child = parent.catch { _ in try slot.get() }
+        slot.fulfill(child)
+        parent.reject(Boom())
+        #expect(throws: PromiseError.cycle) { try child.get() }
+    }
+}
