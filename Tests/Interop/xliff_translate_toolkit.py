@@ -137,23 +137,33 @@ def placeholders(unit) -> list[etree._Element]:
 
 
 def pick(store, source_text: str) -> tuple:
-    """A plain paragraph, a paragraph with at least two placeholders, and a listing comment
-    segment of a listing unit with more than one segment, each current (`translated`)."""
-    plain = rich = listing = None
-    for unit in store.units:
-        if unit.xmlelement.get("state") != "translated" or unit.get_target_dom() is None:
-            continue
-        kind = unit.getunitelement().get("type", "")
-        if plain is None and kind == "stepwise:paragraph" and not targets(unit) and not len(unit.source_dom):
-            plain = unit
-        elif rich is None and kind == "stepwise:paragraph" and len(placeholders(unit)) >= 2:
-            rich = unit
-        elif listing is None and kind == "stepwise:listing":
-            segments = unit.getunitelement().findall(q("segment"))
-            # A comment (the tutorial has `// text` in the listing), not a string: its words
-            # are not what the program prints, so the full build must still pass.
-            if len(segments) > 1 and f"// {unit.source}" in source_text and unit.target.strip():
-                listing = unit
+    """A plain paragraph, a paragraph with at least two placeholders, and a comment segment of
+    a listing unit with more than one segment, each current (`translated`). The listing is the
+    last one, in the last step: a change there rebuilds the fewest step targets."""
+
+    def current(unit) -> bool:
+        return unit.xmlelement.get("state") == "translated" and unit.get_target_dom() is not None
+
+    def kind(unit) -> str:
+        return unit.getunitelement().get("type", "")
+
+    units = [unit for unit in store.units if current(unit)]
+    paragraphs = [unit for unit in units if kind(unit) == "stepwise:paragraph"]
+    plain = next((u for u in paragraphs if not targets(u) and not len(u.source_dom)), None)
+    rich = next((u for u in paragraphs if len(placeholders(u)) >= 2), None)
+    # A comment (the source has `// text` in a listing), not a string: its words are not what
+    # the program prints, so the full build must still pass.
+    listing = next(
+        (
+            u
+            for u in reversed(units)
+            if kind(u) == "stepwise:listing"
+            and len(u.getunitelement().findall(q("segment"))) > 1
+            and f"// {u.source}" in source_text
+            and u.target.strip()
+        ),
+        None,
+    )
     check(plain and rich and listing, "the export has no plain unit, unit with placeholders or listing comment")
     return plain, rich, listing
 
