@@ -371,11 +371,14 @@ def main() -> int:
         git("checkout", "--", "Content", "Output/Codebase")
         git("clean", "-fdq", "--", "Content", "Output/Codebase")
         for name in ("site", "report.json"):
+            # What the build over the edited content wrote goes; what was there comes back.
+            path = REPO / "Output" / name
+            if path.is_dir():
+                shutil.rmtree(path)
+            elif path.exists():
+                path.unlink()
             if (kept / name).exists():
-                shutil.rmtree(REPO / "Output" / name, ignore_errors=True)
-                if (REPO / "Output" / name).is_file():
-                    (REPO / "Output" / name).unlink()
-                shutil.move(str(kept / name), str(REPO / "Output" / name))
+                shutil.move(str(kept / name), str(path))
         shutil.rmtree(kept, ignore_errors=True)
 
 
