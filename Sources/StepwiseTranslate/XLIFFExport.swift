@@ -58,6 +58,8 @@ public enum XLIFFExport {
         }
         let state = status.state == .current ? "translated" : "initial"
         if let listing = source.listing {
+            // A string literal's spaces and line breaks are the program's: tools must keep them.
+            xmlNodeSetSpacePreserve(unit, 1)
             let pieces = ListingText(listing).pieces
             let translated = aligned.translation?.listing.map { ListingText($0).pieces }
             let targets = status.state == .missing || translated?.map(\.kind) != pieces.map(\.kind) ? nil : translated

@@ -47,6 +47,8 @@ public enum XLIFFImport {
         var state: String?
         var source: [Piece]
         var target: [Piece]?
+        /// The `xml:lang` of the source and of the target, where written, and where.
+        var sourceLanguage: (String, SourceLocation)?
         var targetLanguage: String?
         var location: SourceLocation
     }
@@ -72,6 +74,7 @@ public enum XLIFFImport {
                     "XLIFF \(version) is not XLIFF 2.0; export from Stepwise and translate that file",
                     at: root.location(ofAttribute: "version")))
         }
+        try checkXMLAttributes(root)
         try tree.validate(against: ContentLoader.xliffSchema)
         let files = root.elements.filter { $0.name == "file" }
         guard files.count == 1, let fileElement = files.first else {
@@ -79,18 +82,25 @@ public enum XLIFFImport {
                 .error("an XLIFF file from Stepwise holds exactly one <file>, one tutorial", at: root.location))
         }
         var units: [Unit] = []
-        func collect(_ element: XMLElement) {
+        func collect(_ element: XMLElement, preserve: Bool) {
             for child in element.elements {
-                if child.name == "group" { collect(child) }
+                let preserve = preservesSpace(child, inherited: preserve)
+                if child.name == "group" { collect(child, preserve: preserve) }
                 guard child.name == "unit" else { continue }
                 let notes = child.element("notes")?.elements ?? []
                 var data: [String: String] = [:]
                 for entry in child.element("originalData")?.elements ?? [] { data[entry.attribute("id")!] = entry.text }
                 let segments = child.elements.filter { $0.name == "segment" || $0.name == "ignorable" }.map { segment in
+                    let preserve = preservesSpace(segment, inherited: preserve)
+                    let source = segment.element("source")!
                     let target = segment.element("target")
                     return Segment(
-                        state: segment.attribute("state"), source: pieces(segment.element("source")!),
-                        target: target.map(pieces), targetLanguage: target?.attribute("lang", namespace: Namespace.xml),
+                        state: segment.attribute("state"), source: pieces(source, preserve: preserve),
+                        target: target.map { pieces($0, preserve: preserve) },
+                        sourceLanguage: source.attribute("lang", namespace: Namespace.xml).map {
+                            ($0, source.location(ofAttribute: "xml:lang"))
+                        },
+                        targetLanguage: target?.attribute("lang", namespace: Namespace.xml),
                         location: (target ?? segment).location)
                 }
                 units.append(
@@ -100,18 +110,76 @@ public enum XLIFFImport {
                         data: data, segments: segments))
             }
         }
-        collect(fileElement)
+        collect(fileElement, preserve: preservesSpace(fileElement, inherited: preservesSpace(root, inherited: false)))
         return Document(
             file: file, sourceLanguage: root.attribute("srcLang")!, targetLanguage: root.attribute("trgLang"),
             tutorialID: fileElement.attribute("id")!, tutorialLocation: fileElement.location(ofAttribute: "id"),
             units: units)
     }
 
-    private static func pieces(_ element: XMLElement) -> [Piece] {
-        element.children.flatMap { child -> [Piece] in
+    /// XLIFF's elements that take `xml:space` and `xml:lang`: where OASIS's XSD names them or
+    /// allows attributes of other namespaces, and `<segment>` and `<ignorable>`, where
+    /// translate-toolkit writes them (the schema's one departure from the XSD).
+    private static let takesXMLAttributes: Set<String> = [
+        "xliff", "file", "group", "unit", "segment", "ignorable", "source", "target", "note", "ph", "pc", "sc", "ec",
+        "mrk", "sm",
+    ]
+
+    /// `xml:space` and `xml:lang` where XLIFF allows them and with values XML allows, checked
+    /// before the schema so that the message names the attribute and the line of its element.
+    private static func checkXMLAttributes(_ element: XMLElement) throws(DiagnosticError) {
+        guard element.namespace == XLIFFExport.namespace else { return }  // an extension's element
+        if let space = element.attribute("space", namespace: Namespace.xml) {
+            let allowed = element.name == "data" ? ["preserve"] : ["default", "preserve"]
+            guard takesXMLAttributes.contains(element.name) || element.name == "data" else {
+                throw DiagnosticError(
+                    .error(
+                        "xml:space is not allowed on <\(element.name)>",
+                        at: element.location(ofAttribute: "xml:space")))
+            }
+            guard allowed.contains(space) else {
+                throw DiagnosticError(
+                    .error(
+                        "xml:space=\"\(space)\" on <\(element.name)>: it is \(allowed.map { "'\($0)'" }.joined(separator: " or "))",
+                        at: element.location(ofAttribute: "xml:space")))
+            }
+        }
+        if let language = element.attribute("lang", namespace: Namespace.xml) {
+            guard takesXMLAttributes.contains(element.name) else {
+                throw DiagnosticError(
+                    .error(
+                        "xml:lang is not allowed on <\(element.name)>", at: element.location(ofAttribute: "xml:lang")))
+            }
+            guard language.isEmpty || language.wholeMatch(of: /[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*/) != nil else {
+                throw DiagnosticError(
+                    .error(
+                        "xml:lang=\"\(language)\" on <\(element.name)> is not a language tag (such as 'pl' or 'de-CH')",
+                        at: element.location(ofAttribute: "xml:lang")))
+            }
+        }
+        for child in element.elements { try checkXMLAttributes(child) }
+    }
+
+    /// Whether white space in `element` is the text's own (`xml:space="preserve"` on it or, when
+    /// it says nothing, on the nearest ancestor that does) rather than layout.
+    private static func preservesSpace(_ element: XMLElement, inherited: Bool) -> Bool {
+        switch element.attribute("space", namespace: Namespace.xml) {
+        case "preserve": true
+        case "default": false
+        default: inherited
+        }
+    }
+
+    /// The inline content of `element`. Where `xml:space` is not `preserve`, white space is
+    /// layout, as XML's default allows: each run of it reads as one space (what a CAT tool
+    /// that indents or wraps its targets changes is then not the translation's text).
+    private static func pieces(_ element: XMLElement, preserve: Bool) -> [Piece] {
+        let preserve = preservesSpace(element, inherited: preserve)
+        return element.children.flatMap { child -> [Piece] in
             switch child {
-            case .text(let text, _, _): return [.text(text)]
+            case .text(let text, _, _): return [.text(preserve ? text : foldingSpace(text))]
             case .element(let inner):
+                let preserve = preservesSpace(inner, inherited: preserve)
                 let canDelete = inner.attribute("canDelete") != "no"
                 switch inner.name {
                 case "ph":
@@ -123,9 +191,9 @@ public enum XLIFFImport {
                     return [
                         .paired(
                             id: inner.attribute("id")!, start: inner.attribute("dataRefStart"),
-                            end: inner.attribute("dataRefEnd"), canDelete: canDelete, pieces(inner))
+                            end: inner.attribute("dataRefEnd"), canDelete: canDelete, pieces(inner, preserve: preserve))
                     ]
-                case "mrk": return pieces(inner)
+                case "mrk": return pieces(inner, preserve: preserve)
                 case "cp":
                     let scalar = inner.attribute("hex").flatMap { UInt32($0, radix: 16) }.flatMap(Unicode.Scalar.init)
                     return scalar.map { [.text(String(Character($0)))] } ?? []
@@ -133,6 +201,22 @@ public enum XLIFFImport {
                 }
             }
         }
+    }
+
+    /// `text` with each run of XML white space (space, tab, carriage return, line feed) as one space.
+    private static func foldingSpace(_ text: String) -> String {
+        var result = ""
+        var inSpace = false
+        for scalar in text.unicodeScalars {
+            if scalar == " " || scalar == "\t" || scalar == "\r" || scalar == "\n" {
+                if !inSpace { result.append(" ") }
+                inSpace = true
+            } else {
+                result.unicodeScalars.append(scalar)
+                inSpace = false
+            }
+        }
+        return result
     }
 
     /// Merges `xliff` into the translation `text` of `tutorial`, whose source is split into
@@ -161,6 +245,12 @@ public enum XLIFFImport {
                             at: unit.location))
                 }
                 for part in unit.segments {
+                    if let (declared, location) = part.sourceLanguage, declared != xliff.sourceLanguage {
+                        throw DiagnosticError(
+                            .error(
+                                "unit '\(unit.id)': the source's xml:lang is '\(declared)', not srcLang '\(xliff.sourceLanguage)'",
+                                at: location))
+                    }
                     if let declared = part.targetLanguage, declared != language {
                         throw DiagnosticError(
                             .error(

@@ -160,6 +160,82 @@ struct TranslationTests {
         #expect(french.stale == 1 && french.pending.first?.id == "hello.1")
     }
 
+    // MARK: XML's own attributes, as CAT tools write them
+
+    @Test func xmlSpaceAndXMLLangWhereCATToolsWriteThemAreAcceptedAndHonoured() throws {
+        let sandbox = try sandbox()
+        let desk = TranslationDesk(content: sandbox.content.path)
+        var xliff = try #require(try desk.export(language: "pl", tutorials: ["greeting"]).first?.xliff)
+        #expect(
+            xliff.contains("<unit id=\"hello.greeter\" type=\"stepwise:listing\" xml:space=\"preserve\">"),
+            "a listing's spaces are the program's, and the export says so")
+        // Where the XSD allows them: on <xliff>, on <unit> and <note> (attributes of another
+        // namespace), on <source> and <target>.
+        xliff = xliff.replacingOccurrences(of: "version=\"2.0\"", with: "version=\"2.0\" xml:space=\"default\"")
+        xliff = try edit(
+            xliff, unit: "hello.1", "type=\"stepwise:paragraph\"", "type=\"stepwise:paragraph\" xml:lang=\"pl\"")
+        xliff = try edit(
+            xliff, unit: "hello.1", "<note category=\"location\">", "<note category=\"location\" xml:lang=\"en\">")
+        xliff = try edit(xliff, unit: "hello.1", "<source>", "<source xml:lang=\"de\">")
+        // What translate-toolkit writes when a target with codes is set through its rich-text API.
+        xliff = try edit(
+            xliff, unit: "hello.1", "<segment state=\"translated\">",
+            "<segment state=\"translated\" xml:space=\"preserve\">")
+        xliff = try edit(xliff, unit: "hello.1", "<target>", "<target xml:lang=\"pl\">")
+        xliff = try edit(xliff, unit: "hello.1", " pozdrawia.", "  pozdrawia\n  każdego.")
+        // In a listing: preserved spaces stay in the string literal; where a target says
+        // `default`, its spaces and line breaks are layout and read as one space.
+        xliff = try edit(xliff, unit: "hello.greeter", "<target>, </target>", "<target>,  </target>")
+        xliff = try edit(
+            xliff, unit: "hello.greeter", "<target>złożyć powitanie</target>",
+            "<target xml:space=\"default\">złożyć   powitanie\n          z imieniem</target>")
+        let file = sandbox.root.appendingPathComponent("greeting.pl.xlf").path
+        try xliff.write(toFile: file, atomically: true, encoding: .utf8)
+
+        let result = try desk.importXLIFF(file)
+        #expect(result.changed == 2)
+        let polish = try String(contentsOfFile: sandbox.path("pl.xml"), encoding: .utf8)
+        #expect(polish.contains("<em>Greeter</em> pozdrawia każdego.</p>"))
+        #expect(polish.contains(#""\(word),  \(name)!"  // złożyć powitanie z imieniem"#))
+    }
+
+    @Test(arguments: [
+        (
+            "an attribute XLIFF does not have", "<segment state=\"translated\">",
+            "<segment state=\"translated\" xml:space=\"preserve\" done=\"yes\">",
+            "unknown attribute 'done' on <segment>"
+        ),
+        ("xml:space on <notes>", "<notes>", "<notes xml:space=\"preserve\">", "xml:space is not allowed on <notes>"),
+        (
+            "an xml:space that XML does not have", "<target>", "<target xml:space=\"keep\">",
+            "xml:space=\"keep\" on <target>: it is 'default' or 'preserve'"
+        ),
+        (
+            "an xml:lang that is not a language", "<target>", "<target xml:lang=\"polish language\">",
+            "xml:lang=\"polish language\" on <target> is not a language tag"
+        ),
+        (
+            "a source in another language", "<source>", "<source xml:lang=\"fr\">",
+            "unit 'intro.1': the source's xml:lang is 'fr', not srcLang 'de'"
+        ),
+    ])
+    func whatTheXLIFFCoreSchemaRefusesIsStillRefusedWithItsLine(
+        _ case: (name: String, old: String, new: String, message: String)
+    ) throws {
+        let sandbox = try sandbox()
+        let desk = TranslationDesk(content: sandbox.content.path)
+        let xliff = try #require(try desk.export(language: "pl").first?.xliff)
+        let broken = try edit(xliff, unit: "intro.1", `case`.old, `case`.new)
+        let file = sandbox.root.appendingPathComponent("bad.xlf").path
+        try broken.write(toFile: file, atomically: true, encoding: .utf8)
+        let before = try snapshot(sandbox.content)
+        let error = try #require(throws: DiagnosticError.self) { try desk.importXLIFF(file) }
+        #expect(error.first.message.contains(`case`.message), "\(`case`.name): \(error.first.message)")
+        let line = try #require(broken.components(separatedBy: "\n").firstIndex { $0.contains(`case`.new) }) + 1
+        #expect(error.first.location?.file == file && error.first.location?.line == line, "\(`case`.name)")
+        #expect(try snapshot(sandbox.content) == before, "nothing written")
+    }
+
     // MARK: Bad XLIFF
 
     @Test(arguments: [
@@ -210,6 +286,14 @@ struct TranslationTests {
             }
         }
         return files
+    }
+
+    /// Replaces the first `old` in `unit` with `new`.
+    private func edit(_ xliff: String, unit: String, _ old: String, _ new: String) throws -> String {
+        let start = try #require(xliff.range(of: "<unit id=\"\(unit)\""))
+        let end = try #require(xliff.range(of: "</unit>", range: start.upperBound..<xliff.endIndex))
+        let range = try #require(xliff.range(of: old, range: start.lowerBound..<end.upperBound), "\(old) in \(unit)")
+        return xliff.replacingCharacters(in: range, with: new)
     }
 
     /// Replaces `old` with `new` in the target of `unit` and marks its segments translated.
