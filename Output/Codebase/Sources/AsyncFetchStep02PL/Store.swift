@@ -83,7 +83,7 @@ public final class Store: Sendable {
                 let insert = try connection.prepare(
                     "INSERT INTO items (name, created_at, done) VALUES (?, ?, 0)")
                 for number in 1...count {
-                    insert.bind("Aufgabe \(number)", at: 1)
+                    insert.bind("Zadanie \(number)", at: 1)
                     insert.bind(start.timeIntervalSince1970 + Double(number), at: 2)
                     try insert.run()
                     if number % interval == 0 || number == count {

@@ -91,6 +91,11 @@ final class Statement {
         }
     }
 
+    // Termine l’instruction sans la libérer.
+    func reset() {
+        sqlite3_reset(handle)
+    }
+
     func run() throws {
         defer { sqlite3_reset(handle) }
         _ = try step()
