@@ -91,6 +91,13 @@ private final class Failures: @unchecked Sendable {
         #expect(reports.last == FetchProgress(fetched: 3_000, total: 3_000))
     }
 
+    @Test func aStoreWithoutWALIsAnError() {
+        // Eine Datenbank im Speicher kennt kein WAL; SQLite bliebe still beim Modus memory.
+        #expect(throws: StoreError.self) {
+            try Store.create(at: URL(string: "file::memory:")!)
+        }
+    }
+
     @Test func editsCanAlsoComeFromOtherThreads() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

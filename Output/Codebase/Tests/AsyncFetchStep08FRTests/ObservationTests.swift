@@ -179,12 +179,16 @@ private final class Changes: @unchecked Sendable {
         // seine Sperre, käme der andere Thread nie durch; das Sicherheitsnetz von einer
         // Minute greift nur dann.
         let observation = store.observe { _ in
+            let result = Locked<Int?>(nil)
             let done = DispatchSemaphore(value: 0)
             DispatchQueue.global().async {
-                if let count = try? store.count() { counted.withLock { $0.append(count) } }
+                let count = try? store.count()
+                result.withLock { $0 = count }
                 done.signal()
             }
-            _ = done.wait(timeout: .now() + 60)
+            // -1: Der andere Thread kam nicht an die Sperre, solange der Zuhörer lief.
+            let finished = done.wait(timeout: .now() + 60) == .success
+            counted.withLock { $0.append(finished ? result.withLock { $0 } ?? -1 : -1) }
         }
         try store.delete(id: 1)
         try store.insert(name: "Neu", createdAt: .now)
