@@ -86,7 +86,8 @@ public struct ContentLoader: Sendable {
         let memoryFile = path(id, Self.sourceMemoryFile)
         if FileManager.default.fileExists(atPath: memoryFile) {
             do {
-                memory = try JSONDecoder().decode([String: String].self, from: try FileAccess.contents(of: memoryFile))
+                memory = try JSONDecoder().decode(
+                    [String: String].self, from: try FileAccess.contents(of: memoryFile, inTutorial: directory))
             } catch {
                 problems.append(
                     .error(

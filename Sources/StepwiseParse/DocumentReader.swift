@@ -6,7 +6,9 @@ struct DocumentReader {
     let schema: RelaxNGSchema
 
     func read(file: String, language: String, manifest: Manifest) throws(DiagnosticError) -> TutorialDocument {
-        try read(file: file, contents: try FileAccess.contents(of: file), language: language, manifest: manifest)
+        try read(
+            file: file, contents: try FileAccess.contents(of: file, inTutorial: manifest.directory), language: language,
+            manifest: manifest)
     }
 
     func read(file: String, contents: Data, language: String, manifest: Manifest) throws(DiagnosticError)

@@ -6,7 +6,7 @@ struct ManifestReader {
     let schema: RelaxNGSchema
 
     func read(file: String, directory: String, folderName: String) throws(DiagnosticError) -> Manifest {
-        let tree = try XMLTree(file: file, contents: try FileAccess.contents(of: file))
+        let tree = try XMLTree(file: file, contents: try FileAccess.contents(of: file, inTutorial: directory))
         try tree.validate(against: schema)
         let root = tree.root!
         var problems: [Diagnostic] = []
@@ -117,8 +117,17 @@ struct ManifestReader {
         _ path: String, in directory: String, at location: SourceLocation, problems: inout [Diagnostic]
     ) -> HiddenFile? {
         let fullPath = (directory as NSString).appendingPathComponent(path)
-        guard let data = try? FileAccess.contents(of: fullPath) else {
+        guard FileManager.default.fileExists(atPath: fullPath) else {
             problems.append(.error("'\(path)' does not exist in \(directory)", at: location))
+            return nil
+        }
+        let data: Data
+        do {
+            data = try FileAccess.contents(of: fullPath, inTutorial: directory)
+        } catch {
+            problems.append(
+                .error("'\(path)' cannot be used", at: location, notes: error.diagnostics.map { .note($0.description) })
+            )
             return nil
         }
         return HiddenFile(
@@ -153,6 +162,22 @@ enum FileAccess {
         } catch {
             throw DiagnosticError(.error("cannot read the file", at: SourceLocation(file: path, line: 1)))
         }
+    }
+
+    /// The contents of `path`, a file of the tutorial folder `directory`, refused when a
+    /// symbolic link leads outside the content folder that holds `directory`: what a tutorial
+    /// reads is copied into the generated codebase and published.
+    static func contents(of path: String, inTutorial directory: String) throws(DiagnosticError) -> Data {
+        let content = URL(fileURLWithPath: (directory as NSString).deletingLastPathComponent)
+            .resolvingSymlinksInPath().path
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard resolved.hasPrefix(content + "/") else {
+            throw DiagnosticError(
+                .error(
+                    "a symbolic link to \(resolved), outside the content folder \(content): a tutorial may only use files inside it",
+                    at: SourceLocation(file: path, line: 1)))
+        }
+        return try contents(of: path)
     }
 }
 

@@ -29,6 +29,17 @@ public final class XMLTree {
                 collector.diagnostics.first.map { [$0] }
                     ?? [.error("not a well-formed XML document", at: SourceLocation(file: file, line: 1))])
         }
+        // A document type declaration can declare entities whose text would silently stand in
+        // for (or vanish from) what the file says; Stepwise's files never need one.
+        if parsed.pointee.intSubset != nil || parsed.pointee.extSubset != nil {
+            xmlFreeDoc(parsed)
+            let line = (lines.firstIndex { $0.contains("<!DOCTYPE") } ?? 0) + 1
+            throw DiagnosticError(
+                .error(
+                    "a DOCTYPE declaration is not allowed: entities would change the text without showing it",
+                    at: SourceLocation(
+                        file: file, line: line, column: ErrorCollector.column(of: "<!DOCTYPE", in: lines, line: line))))
+        }
         self.document = parsed
     }
 

@@ -21,16 +21,18 @@ enum HTML {
         return result
     }
 
-    /// Inline text as HTML.
-    static func inlines(_ inlines: [Inline]) -> String {
+    /// Inline text as HTML, the prose's spaces set by the language's `typography` (code,
+    /// terms and URLs are left as written).
+    static func inlines(_ inlines: [Inline], typography: Typography) -> String {
         inlines.map { inline in
             switch inline {
-            case .text(let text): escape(text)
+            case .text(let text): escape(typography.apply(text))
             case .code(let code): "<code>\(escape(code))</code>"
             case .term(let text): "<span class=\"term\" translate=\"no\">\(escape(text))</span>"
-            case .emphasis(let inner): "<em>\(Self.inlines(inner))</em>"
-            case .strong(let inner): "<strong>\(Self.inlines(inner))</strong>"
-            case .link(let href, let inner): "<a href=\"\(escape(href))\">\(Self.inlines(inner))</a>"
+            case .emphasis(let inner): "<em>\(Self.inlines(inner, typography: typography))</em>"
+            case .strong(let inner): "<strong>\(Self.inlines(inner, typography: typography))</strong>"
+            case .link(let href, let inner):
+                "<a href=\"\(escape(href))\">\(Self.inlines(inner, typography: typography))</a>"
             }
         }.joined()
     }
@@ -43,7 +45,7 @@ enum HTML {
         func element(_ name: String, _ inlines: [Inline], _ its: Translation) -> String {
             let stale = isStale(its.location)
             return "<\(name)\(attributes(its, stale: stale))>" + (stale ? staleMark(strings) : "")
-                + Self.inlines(inlines) + "</\(name)>"
+                + Self.inlines(inlines, typography: Typography(language: strings.language)) + "</\(name)>"
         }
         switch block {
         case .paragraph(let inlines, let its): return element("p", inlines, its)

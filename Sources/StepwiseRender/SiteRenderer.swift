@@ -76,7 +76,8 @@ public struct SiteRenderer: Stage {
                         "tutorials": tutorials.map { checked in
                             [
                                 "href": "\(checked.tutorial.id)/index.html",
-                                "title": checked.tutorial.manifest.titles[language] ?? checked.tutorial.id,
+                                "title": Typography(language: language).apply(
+                                    checked.tutorial.manifest.titles[language] ?? checked.tutorial.id),
                                 "steps": checked.tutorial.manifest.steps.count,
                             ] as [String: Any]
                         },
@@ -113,10 +114,12 @@ public struct SiteRenderer: Stage {
         let document = tutorial.documents[language]!
         let strings = pages.strings[language]!
         let isStale = { (location: SourceLocation) in status?.staleSegment(at: location) != nil }
+        let typography = Typography(language: language)
+        let inlines = { (inlines: [Inline]) in HTML.inlines(inlines, typography: typography) }
         let stepTitle = { (step: Step) in
-            (isStale(step.titleTranslation.location) ? HTML.staleMark(strings) : "") + HTML.inlines(step.title)
+            (isStale(step.titleTranslation.location) ? HTML.staleMark(strings) : "") + inlines(step.title)
         }
-        let title = tutorial.manifest.titles[language] ?? tutorial.id
+        let title = typography.apply(tutorial.manifest.titles[language] ?? tutorial.id)
         let fileName = { (index: Int) in
             String(format: "%02d-", index + 1) + tutorial.manifest.steps[index].id + ".html"
         }
@@ -129,7 +132,7 @@ public struct SiteRenderer: Stage {
                     "intro": document.intro.map { HTML.block($0, strings: strings, isStale: isStale) }.joined(),
                     "lesson": "swift run lesson \(tutorial.id) --lang \(language)",
                     "steps": document.steps.enumerated().map { index, step in
-                        ["href": fileName(index), "number": index + 1, "title": HTML.inlines(step.title)]
+                        ["href": fileName(index), "number": index + 1, "title": inlines(step.title)]
                             as [String: Any]
                     },
                 ], title: title, alternates: { available.contains($0) ? "\($0)/\(tutorial.id)/index.html" : nil })
@@ -154,11 +157,11 @@ public struct SiteRenderer: Stage {
             ]
             if index > 0 {
                 context["previous"] = [
-                    "href": fileName(index - 1), "title": HTML.inlines(document.steps[index - 1].title),
+                    "href": fileName(index - 1), "title": inlines(document.steps[index - 1].title),
                 ]
             }
             if index + 1 < document.steps.count {
-                context["next"] = ["href": fileName(index + 1), "title": HTML.inlines(document.steps[index + 1].title)]
+                context["next"] = ["href": fileName(index + 1), "title": inlines(document.steps[index + 1].title)]
             }
             files.append(
                 try page(

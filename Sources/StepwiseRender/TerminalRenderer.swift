@@ -46,25 +46,32 @@ public struct TerminalRenderer: Sendable {
             .map { style("│ ", "2") + $0 }.joined(separator: "\n")
     }
 
-    private func prose(_ block: Block) -> String {
+    /// A prose block wrapped once, every line after `indent`.
+    private func prose(_ block: Block, indent: String = "") -> String {
         switch block {
-        case .paragraph(let inlines, _): wrap(text(inlines))
-        case .heading(let inlines, _): style(text(inlines), "1;4")
+        case .paragraph(let inlines, _): wrap(text(inlines), first: indent, rest: indent)
+        case .heading(let inlines, _): indent + style(text(inlines), "1;4")
         case .list(let ordered, let items, _):
             items.enumerated().map { index, item in
-                wrap(text(item.inlines), first: ordered ? "\(index + 1). " : "• ", rest: ordered ? "   " : "  ")
+                wrap(
+                    text(item.inlines), first: indent + (ordered ? "\(index + 1). " : "• "),
+                    rest: indent + (ordered ? "   " : "  "))
             }.joined(separator: "\n")
         case .note(let kind, let blocks, _):
-            style(strings["note.\(kind)"], "1;36") + "\n"
-                + blocks.map { wrap(prose($0), first: "  ", rest: "  ") }.joined(separator: "\n")
+            indent + style(strings["note.\(kind)"], "1;36") + "\n"
+                + blocks.map { prose($0, indent: indent + "  ") }.joined(separator: "\n")
         case .listing, .output: ""
         }
     }
 
+    /// Inline text on one line (`wrap` breaks it), the prose's spaces set by the language's
+    /// typography, so that a one-letter Polish word or a French colon stays with its neighbour.
     private func text(_ inlines: [Inline]) -> String {
-        inlines.map { inline in
+        let typography = Typography(language: strings.language)
+        return inlines.map { inline in
             switch inline {
-            case .text(let text), .term(let text): text
+            case .text(let text): typography.apply(text)
+            case .term(let text): text
             case .code(let code): style(code, "36")
             case .emphasis(let inner): style(text(inner), "3")
             case .strong(let inner): style(text(inner), "1")

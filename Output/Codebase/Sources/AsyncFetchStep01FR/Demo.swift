@@ -19,7 +19,7 @@ public func demo(locale: Locale) throws {
     }
     print("Tâches : \(try reopened.count())")
 
-    let broken = folder.file("abime.sqlite")
+    let broken = folder.file("corrompu.sqlite")
     try Data("Ceci n’est pas une base de données.".utf8).write(to: broken)
     for file in [folder.file("absent.sqlite"), broken] {
         do {

@@ -26,7 +26,7 @@ public final class Store: Sendable {
         let connection = try Connection(path: url.path, flags: SQLITE_OPEN_READWRITE)
         do {
             let check = try connection.prepare(
-                "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'items'")
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'items'")
             guard try check.step(), check.int64(at: 0) == 1 else {
                 throw StoreError.notADatabase(path: url.path)
             }

@@ -3,7 +3,7 @@
 import Foundation
 
 // Wartość za blokadą. NSLock zamiast Mutex, żeby Thread Sanitizer widział blokadę.
-final class Locked<Value>: @unchecked Sendable {
+final class Locked<Value> {
     private let lock = NSLock()
     private var value: Value
 
@@ -17,3 +17,5 @@ final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+extension Locked: @unchecked Sendable where Value: Sendable {}

@@ -3,7 +3,7 @@
 import CSQLite
 import Foundation
 
-// Une connexion SQLite. Qui s’en sert prend d’abord son verrou.
+// Une connexion SQLite. Avant de s’en servir, on prend son verrou.
 final class Connection: @unchecked Sendable {
     let handle: OpaquePointer
     private let lock = NSLock()

@@ -3,7 +3,7 @@
 import Foundation
 
 // Ein Wert hinter einer Sperre. NSLock statt Mutex, damit der Thread Sanitizer mitliest.
-final class Locked<Value>: @unchecked Sendable {
+final class Locked<Value> {
     private let lock = NSLock()
     private var value: Value
 
@@ -17,3 +17,5 @@ final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+extension Locked: @unchecked Sendable where Value: Sendable {}

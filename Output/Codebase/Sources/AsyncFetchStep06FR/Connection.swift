@@ -3,7 +3,7 @@
 import CSQLite
 import Foundation
 
-// Une connexion SQLite. Qui s’en sert prend d’abord son verrou.
+// Une connexion SQLite. Avant de s’en servir, on prend son verrou.
 final class Connection: @unchecked Sendable {
     let handle: OpaquePointer
     private let lock = NSLock()
@@ -89,6 +89,11 @@ final class Statement {
         case SQLITE_INTERRUPT: throw CancellationError()
         case let code: throw connection.error(code)
         }
+    }
+
+    // Termine l’instruction sans la libérer.
+    func reset() {
+        sqlite3_reset(handle)
     }
 
     func run() throws {

@@ -56,11 +56,14 @@ public final class FetchHandle: Sendable {
 
     // À partir d’ici : réservé au thread qui charge.
 
+    // L’appelant détient le verrou de la connexion tant que run s’exécute.
     func run(_ body: () throws -> [Item]) throws -> [Item] {
         let cancelled = state.withLock { state in
             state.phase = .running
             return state.cancelled
         }
+        // La phase se termine encore sous le verrou : un cancel() tardif n’atteint pas le suivant.
+        defer { state.withLock { $0.phase = .finished } }
         if cancelled { throw CancellationError() }
         return try body()
     }

@@ -91,6 +91,11 @@ final class Statement {
         }
     }
 
+    // Kończy instrukcję, nie zwalniając jej.
+    func reset() {
+        sqlite3_reset(handle)
+    }
+
     func run() throws {
         defer { sqlite3_reset(handle) }
         _ = try step()

@@ -91,6 +91,11 @@ final class Statement {
         }
     }
 
+    // Beendet die Anweisung, ohne sie freizugeben.
+    func reset() {
+        sqlite3_reset(handle)
+    }
+
     func run() throws {
         defer { sqlite3_reset(handle) }
         _ = try step()

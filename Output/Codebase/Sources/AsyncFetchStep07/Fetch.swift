@@ -32,6 +32,15 @@ extension Connection {
             total = Int(count.int64(at: 0))
         }
         progress(FetchProgress(fetched: 0, total: total))
+        // SQLite vergisst einen Interrupt, sobald eine Anweisung beginnt, während keine
+        // andere aktiv ist. Diese bleibt aktiv, bis das Laden vorbei ist.
+        let keepInterrupt = try prepare("SELECT 1")
+        _ = try keepInterrupt.step()
+        // Vor dem COMMIT ist keine Anweisung mehr aktiv, so endet die Transaktion in jedem Fall.
+        defer {
+            keepInterrupt.reset()
+            select.reset()
+        }
         if isCancelled() { throw CancellationError() }
 
         var items: [Item] = []

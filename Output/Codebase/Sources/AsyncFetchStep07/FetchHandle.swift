@@ -56,11 +56,14 @@ public final class FetchHandle: Sendable {
 
     // Ab hier: nur für den Thread, der lädt.
 
+    // Der Aufrufer hält die Sperre der Verbindung, solange run läuft.
     func run(_ body: () throws -> [Item]) throws -> [Item] {
         let cancelled = state.withLock { state in
             state.phase = .running
             return state.cancelled
         }
+        // Noch unter der Sperre endet die Phase: Ein spätes cancel() trifft nie den Nächsten.
+        defer { state.withLock { $0.phase = .finished } }
         if cancelled { throw CancellationError() }
         return try body()
     }

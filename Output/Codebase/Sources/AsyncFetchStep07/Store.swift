@@ -15,9 +15,18 @@ public final class Store: Sendable {
     public static func create(at url: URL) throws -> Store {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         let connection = try Connection(path: url.path, flags: flags)
-        try connection.execute("PRAGMA journal_mode = WAL")
+        try useWAL(connection)
         try connection.execute(Schema.create)
         return Store(url: url, connection: connection)
+    }
+
+    // SQLite antwortet mit dem Modus, der danach gilt. Wo WAL nicht geht, etwa bei einer
+    // Datenbank im Speicher, bleibt es ohne Fehler beim alten.
+    static func useWAL(_ connection: Connection) throws {
+        let pragma = try connection.prepare("PRAGMA journal_mode = WAL")
+        guard try pragma.step(), pragma.text(at: 0) == "wal" else {
+            throw StoreError.sqlite(code: SQLITE_ERROR, message: "cannot use WAL journal mode")
+        }
     }
 
     public static func open(at url: URL) throws -> Store {
@@ -27,14 +36,14 @@ public final class Store: Sendable {
         let connection = try Connection(path: url.path, flags: SQLITE_OPEN_READWRITE)
         do {
             let check = try connection.prepare(
-                "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'items'")
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'items'")
             guard try check.step(), check.int64(at: 0) == 1 else {
                 throw StoreError.notADatabase(path: url.path)
             }
         } catch StoreError.sqlite(code: SQLITE_NOTADB, _) {
             throw StoreError.notADatabase(path: url.path)
         }
-        try connection.execute("PRAGMA journal_mode = WAL")
+        try useWAL(connection)
         return Store(url: url, connection: connection)
     }
 

@@ -56,11 +56,14 @@ public final class FetchHandle: Sendable {
 
     // Odtąd: tylko dla wątku, który wczytuje.
 
+    // Wywołujący trzyma blokadę połączenia, dopóki działa run.
     func run(_ body: () throws -> [Item]) throws -> [Item] {
         let cancelled = state.withLock { state in
             state.phase = .running
             return state.cancelled
         }
+        // Faza kończy się jeszcze pod blokadą: spóźnione cancel() nie trafi następnego.
+        defer { state.withLock { $0.phase = .finished } }
         if cancelled { throw CancellationError() }
         return try body()
     }

@@ -56,8 +56,15 @@ public final class TodoList: Sendable {
         }
     }
 
+    // Neue Aufgaben ordnet die Liste so ein, wie sie standardmäßig lädt: nach Anlegedatum.
     private static func apply(_ change: ItemChange, to items: inout [Item]) {
         switch change {
+        case .inserted(let item):
+            guard !items.contains(where: { $0.id == item.id }) else { return }
+            let index =
+                items.firstIndex { ($0.createdAt, $0.id) > (item.createdAt, item.id) }
+                ?? items.endIndex
+            items.insert(item, at: index)
         case .doneChanged(let id, let done):
             if let index = items.firstIndex(where: { $0.id == id }) {
                 items[index].done = done

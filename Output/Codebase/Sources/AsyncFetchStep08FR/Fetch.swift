@@ -32,6 +32,15 @@ extension Connection {
             total = Int(count.int64(at: 0))
         }
         progress(FetchProgress(fetched: 0, total: total))
+        // SQLite oublie une interruption dès qu’une instruction démarre alors qu’aucune
+        // autre n’est active. Celle-ci reste active jusqu’à la fin du chargement.
+        let keepInterrupt = try prepare("SELECT 1")
+        _ = try keepInterrupt.step()
+        // Avant le COMMIT, plus aucune instruction n’est active : la transaction se termine.
+        defer {
+            keepInterrupt.reset()
+            select.reset()
+        }
         if isCancelled() { throw CancellationError() }
 
         var items: [Item] = []

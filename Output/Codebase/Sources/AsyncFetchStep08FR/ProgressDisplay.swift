@@ -2,7 +2,7 @@
 
 import Foundation
 
-// Une barre de progression pour le terminal, qui n’imprime une ligne qu’à chaque quart.
+// Une barre de progression pour le terminal, qui n’affiche une ligne qu’à chaque quart.
 public struct ProgressDisplay {
     public let total: Int
     public let caption: String

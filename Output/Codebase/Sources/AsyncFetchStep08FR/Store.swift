@@ -7,6 +7,7 @@ public final class Store: Sendable {
     public let url: URL
     let connection: Connection
     private let observers = Locked(Observers())
+    private let outbox = Locked(Outbox())
 
     private init(url: URL, connection: Connection) {
         self.url = url
@@ -16,9 +17,18 @@ public final class Store: Sendable {
     public static func create(at url: URL) throws -> Store {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         let connection = try Connection(path: url.path, flags: flags)
-        try connection.execute("PRAGMA journal_mode = WAL")
+        try useWAL(connection)
         try connection.execute(Schema.create)
         return Store(url: url, connection: connection)
+    }
+
+    // SQLite répond par le mode en vigueur après coup. Là où WAL est impossible, par exemple
+    // pour une base en mémoire, il garde l’ancien mode sans signaler d’erreur.
+    static func useWAL(_ connection: Connection) throws {
+        let pragma = try connection.prepare("PRAGMA journal_mode = WAL")
+        guard try pragma.step(), pragma.text(at: 0) == "wal" else {
+            throw StoreError.sqlite(code: SQLITE_ERROR, message: "cannot use WAL journal mode")
+        }
     }
 
     public static func open(at url: URL) throws -> Store {
@@ -28,29 +38,36 @@ public final class Store: Sendable {
         let connection = try Connection(path: url.path, flags: SQLITE_OPEN_READWRITE)
         do {
             let check = try connection.prepare(
-                "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'items'")
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'items'")
             guard try check.step(), check.int64(at: 0) == 1 else {
                 throw StoreError.notADatabase(path: url.path)
             }
         } catch StoreError.sqlite(code: SQLITE_NOTADB, _) {
             throw StoreError.notADatabase(path: url.path)
         }
-        try connection.execute("PRAGMA journal_mode = WAL")
+        try useWAL(connection)
         return Store(url: url, connection: connection)
     }
 
     @discardableResult
     public func insert(name: String, createdAt: Date, done: Bool = false) throws -> Item {
-        try connection.withLock {
+        let item = try connection.withLock {
+            let seconds = createdAt.timeIntervalSince1970
             let insert = try connection.prepare(
                 "INSERT INTO items (name, created_at, done) VALUES (?, ?, ?)")
             insert.bind(name, at: 1)
-            insert.bind(createdAt.timeIntervalSince1970, at: 2)
+            insert.bind(seconds, at: 2)
             insert.bind(done, at: 3)
             try insert.run()
             let id = sqlite3_last_insert_rowid(connection.handle)
-            return Item(id: id, name: name, createdAt: createdAt, done: done)
+            // Telle qu’une requête lira la tâche : la date fait l’aller-retour en Double.
+            let item = Item(
+                id: id, name: name, createdAt: Date(timeIntervalSince1970: seconds), done: done)
+            post([.inserted(item)])
+            return item
         }
+        deliver()
+        return item
     }
 
     public func allItems() throws -> [Item] {
@@ -72,7 +89,6 @@ public final class Store: Sendable {
             return Int(select.int64(at: 0))
         }
     }
-
     public func populate(
         count: Int,
         startingAt start: Date = Date(timeIntervalSince1970: 1_767_225_600),
@@ -81,14 +97,25 @@ public final class Store: Sendable {
         guard count > 0 else { return }
         let interval = max(1, count / 100)
         try connection.withLock {
+            let observed = !observers.withLock { $0.isEmpty }
+            var inserted: [ItemChange] = []
             try connection.execute("BEGIN IMMEDIATE")
             do {
                 let insert = try connection.prepare(
                     "INSERT INTO items (name, created_at, done) VALUES (?, ?, 0)")
                 for number in 1...count {
-                    insert.bind("Aufgabe \(number)", at: 1)
-                    insert.bind(start.timeIntervalSince1970 + Double(number), at: 2)
+                    let name = "Tâche \(number)"
+                    let createdAt = start.timeIntervalSince1970 + Double(number)
+                    insert.bind(name, at: 1)
+                    insert.bind(createdAt, at: 2)
                     try insert.run()
+                    if observed {
+                        let id = sqlite3_last_insert_rowid(connection.handle)
+                        let item = Item(
+                            id: id, name: name,
+                            createdAt: Date(timeIntervalSince1970: createdAt), done: false)
+                        inserted.append(.inserted(item))
+                    }
                     if number % interval == 0 || number == count {
                         progress(number)
                     }
@@ -98,7 +125,9 @@ public final class Store: Sendable {
                 try? connection.execute("ROLLBACK")
                 throw error
             }
+            post(inserted)
         }
+        deliver()
     }
 
     public func fetch(_ request: FetchRequest) throws -> [Item] {
@@ -117,8 +146,9 @@ public final class Store: Sendable {
             update.bind(done, at: 1)
             update.bind(id, at: 2)
             try update.run()
+            post([.doneChanged(id: id, done: done)])
         }
-        notify(.doneChanged(id: id, done: done))
+        deliver()
     }
 
     public func delete(id: Int64) throws {
@@ -126,8 +156,9 @@ public final class Store: Sendable {
             let delete = try connection.prepare("DELETE FROM items WHERE id = ?")
             delete.bind(id, at: 1)
             try delete.run()
+            post([.deleted(id: id)])
         }
-        notify(.deleted(id: id))
+        deliver()
     }
 
     public func observe(_ listener: @escaping @Sendable (ItemChange) -> Void) -> Observation {
@@ -137,10 +168,33 @@ public final class Store: Sendable {
         }
     }
 
-    private func notify(_ change: ItemChange) {
-        let listeners = observers.withLock { $0.listeners }
-        for listener in listeners {
-            listener(change)
+    // Uniquement sous le verrou de la connexion, juste après le commit : l’ordre de la
+    // boîte d’envoi est ainsi celui des commits.
+    private func post(_ changes: [ItemChange]) {
+        outbox.withLock { $0.changes += changes }
+    }
+
+    // Après avoir rendu le verrou. Un seul thread livre à la fois ; un autre qui modifie
+    // entre-temps dépose sa modification dans la boîte d’envoi, et le livreur l’emporte.
+    private func deliver() {
+        let mine = outbox.withLock { outbox in
+            defer { outbox.delivering = true }
+            return !outbox.delivering
+        }
+        guard mine else { return }
+        while true {
+            let changes = outbox.withLock { outbox in
+                defer { outbox.changes = [] }
+                if outbox.changes.isEmpty { outbox.delivering = false }
+                return outbox.changes
+            }
+            if changes.isEmpty { return }
+            let listeners = observers.withLock { $0.listeners }
+            for change in changes {
+                for listener in listeners {
+                    listener(change)
+                }
+            }
         }
     }
 }

@@ -18,6 +18,41 @@ private final class Outcome: @unchecked Sendable {
     }
 }
 
+// Ruft bei jeder Übersetzung der Abfrage (erkennbar am Lesen der Spalte done) den nächsten
+// Eingriff auf, auf dem Thread, der lädt. SQLite übersetzt eine Anweisung neu, wenn sich das
+// Schema geändert hat, und zwar erst im ersten sqlite3_step, also nach jeder Prüfung davor.
+private final class OnCompile: @unchecked Sendable {
+    private let lock = NSLock()
+    private var actions: [@Sendable () -> Void]
+
+    init(_ actions: [@Sendable () -> Void]) {
+        self.actions = actions
+    }
+
+    static func install(on reader: Reader, _ actions: [@Sendable () -> Void]) -> OnCompile {
+        let onCompile = OnCompile(actions)
+        let context = Unmanaged.passRetained(onCompile).toOpaque()
+        reader.connection.withLock {
+            _ = sqlite3_set_authorizer(
+                reader.connection.handle,
+                { context, action, _, column, _, _ in
+                    if action == SQLITE_READ, let column, String(cString: column) == "done" {
+                        Unmanaged<OnCompile>.fromOpaque(context!).takeUnretainedValue().compiled()
+                    }
+                    return SQLITE_OK
+                }, context)
+        }
+        return onCompile
+    }
+
+    private func compiled() {
+        let action: (@Sendable () -> Void)? = lock.withLock {
+            actions.isEmpty ? nil : actions.removeFirst()
+        }
+        action?()
+    }
+}
+
 @Suite struct CancellationTests {
     private static func integrityCheck(_ url: URL) -> String {
         var db: OpaquePointer?
@@ -93,6 +128,12 @@ private final class Outcome: @unchecked Sendable {
             handle.cancel()
             return handle
         }
+        var reports: [FetchProgress] = []
+        for await progress in handle.progress {
+            reports.append(progress)
+        }
+        // Die Abfrage hat nie begonnen: nicht einmal die Meldung mit null Zeilen.
+        #expect(reports.isEmpty)
         await #expect(throws: CancellationError.self) {
             try await handle.value
         }
@@ -159,5 +200,75 @@ private final class Outcome: @unchecked Sendable {
         }
         #expect(Self.isCancellation(outcome.value?.result))
         #expect(!gate.timedOut)
+    }
+
+    @Test func aCancelWhileSQLiteRecompilesTheQueryIsNotLost() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 10_000)
+        let reader = try store.makeReader()
+        let request = FetchRequest(batchSize: 10_000, countsTotal: false)
+        #expect(try reader.fetch(request).count == 10_000)
+        // Der Reader kennt das Schema schon; ein neuer Index macht seine Abfragen ungültig.
+        try store.connection.withLock {
+            try store.connection.execute("CREATE INDEX items_by_done ON items (done)")
+        }
+
+        let hook = QueryHook.install(on: reader)
+        let handle = Locked<FetchHandle?>(nil)
+        let ticksAtCancel = Locked<Int?>(nil)
+        _ = OnCompile.install(
+            on: reader,
+            [
+                {},  // prepare, noch mit dem alten Schema
+                {  // die neue Übersetzung im ersten sqlite3_step
+                    handle.withLock { $0 }?.cancel()
+                    ticksAtCancel.withLock { $0 = hook.ticks }
+                },
+            ])
+        let outcome = Outcome()
+        // Solange der Test die Sperre hält, beginnt das Laden nicht: Das Handle ist vorher da.
+        reader.connection.withLock {
+            handle.withLock {
+                $0 = reader.fetchAsync(request) { outcome.record($0, ticks: hook.ticks) }
+            }
+        }
+        let fetch = try #require(handle.withLock { $0 })
+        await #expect(throws: CancellationError.self) {
+            try await fetch.value
+        }
+        let finished = try #require(outcome.value)
+        let cancelledAt = try #require(ticksAtCancel.withLock { $0 })
+        // Ging die Absage verloren, liefe die ganze Abfrage: über hundert Ticks.
+        #expect(finished.ticks - cancelledAt <= 1)
+        #expect(Self.isCancellation(finished.result))
+        #expect(try await reader.fetchAsync(request).value.count == 10_000)
+    }
+
+    @Test func aLateCancelNeverHitsTheNextUserOfTheConnection() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 10_000)
+        let reader = try store.makeReader()
+        let connection = reader.connection
+        let handle = FetchHandle(completion: nil) { connection.interrupt() }
+
+        // Wie fetchAsync: laden, solange die Sperre gehalten wird, abschließen danach.
+        let result = Result {
+            try connection.withLock {
+                try handle.run { try connection.fetch(FetchRequest()) }
+            }
+        }
+        // Zwischen beidem: Ein anderer lädt über dieselbe Verbindung, und mitten in seiner
+        // Abfrage kommt die Absage des ersten.
+        let hook = QueryHook.install(on: reader)
+        hook.arm { handle.cancel() }
+        let other = Result { try reader.fetch(FetchRequest(sortKey: "name")) }
+        handle.finish(with: result)
+
+        #expect(try other.get().count == 10_000)
+        #expect(try result.get().count == 10_000)
     }
 }

@@ -69,6 +69,35 @@ private final class Failures: @unchecked Sendable {
         #expect(items.last?.name == "Neu")
     }
 
+    @Test func countAndSelectSeeTheSameSnapshot() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 3_000)
+        let reader = try store.makeReader()
+        var reports: [FetchProgress] = []
+        // Zwischen Zählen und Laden schreibt der Store eine Aufgabe dazu; dank WAL sofort.
+        let items = try reader.connection.withLock {
+            try reader.connection.fetch(FetchRequest(batchSize: 1_000)) { progress in
+                if reports.isEmpty {
+                    _ = try? store.insert(name: "Dazwischen", createdAt: .distantPast)
+                }
+                reports.append(progress)
+            }
+        }
+        #expect(try store.count() == 3_001)
+        #expect(items.count == 3_000)
+        #expect(reports.first == FetchProgress(fetched: 0, total: 3_000))
+        #expect(reports.last == FetchProgress(fetched: 3_000, total: 3_000))
+    }
+
+    @Test func aStoreWithoutWALIsAnError() {
+        // Eine Datenbank im Speicher kennt kein WAL; SQLite bliebe still beim Modus memory.
+        #expect(throws: StoreError.self) {
+            try Store.create(at: URL(string: "file::memory:")!)
+        }
+    }
+
     @Test func editsCanAlsoComeFromOtherThreads() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -99,4 +99,100 @@ private final class Changes: @unchecked Sendable {
         #expect(gone == nil)
         try store.setDone(true, id: 1)
     }
+
+    @Test func newItemsReachTheList() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 10)
+        let list = try TodoList(store: store)
+        _ = try await list.reload().value
+        let changes = Changes()
+        let observation = store.observe { changes.append($0) }
+
+        let new = try store.insert(name: "Neu", createdAt: .distantFuture)
+        try store.populate(count: 3, startingAt: .distantPast)
+        withExtendedLifetime(observation) {}
+
+        #expect(changes.values.first == .inserted(new))
+        #expect(changes.values.count == 4)
+        #expect(list.items.count == 14)
+        #expect(list.items.last == new)
+        #expect(list.items == (try store.fetch(FetchRequest())))
+    }
+
+    @Test func changesArriveInCommitOrder() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 10)
+        // Dieser Zuhörer kommt vor der Liste dran. Hört er vom ersten Abhaken, hakt ein
+        // anderer dieselbe Aufgabe wieder auf: Dieser Commit folgt auf den ersten, bevor die
+        // Liste vom ersten erfahren hat.
+        let once = Locked(true)
+        let observation = store.observe { change in
+            guard change == .doneChanged(id: 1, done: true), once.withLock({ $0 }) else { return }
+            once.withLock { $0 = false }
+            try? store.setDone(false, id: 1)
+        }
+        let list = try TodoList(store: store)
+        _ = try await list.reload().value
+
+        try store.setDone(true, id: 1)
+        withExtendedLifetime(observation) {}
+        #expect(try store.fetch(FetchRequest()).first?.done == false)
+        #expect(list.items.first?.done == false)
+        #expect(list.items == (try store.fetch(FetchRequest())))
+    }
+
+    @Test func afterConcurrentEditsTheListEqualsAFreshFetch() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 100)
+        let list = try TodoList(store: store)
+        _ = try await list.reload().value
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for round in 0..<200 {
+                group.addTask {
+                    let id = Int64(round % 10 + 1)
+                    switch round % 4 {
+                    case 0: try store.setDone(true, id: id)
+                    case 1: try store.setDone(false, id: id)
+                    case 2: try store.insert(name: "Neu \(round)", createdAt: .now)
+                    default: try store.delete(id: Int64(20 + round))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(list.items == (try store.fetch(FetchRequest())))
+    }
+
+    @Test func listenersRunOutsideTheLock() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 10)
+        let counted = Locked<[Int]>([])
+        // Der Zuhörer liest auf einem anderen Thread. Hielte der Store beim Zustellen noch
+        // seine Sperre, käme der andere Thread nie durch; das Sicherheitsnetz von einer
+        // Minute greift nur dann.
+        let observation = store.observe { _ in
+            let result = Locked<Int?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                let count = try? store.count()
+                result.withLock { $0 = count }
+                done.signal()
+            }
+            // -1: Der andere Thread kam nicht an die Sperre, solange der Zuhörer lief.
+            let finished = done.wait(timeout: .now() + 60) == .success
+            counted.withLock { $0.append(finished ? result.withLock { $0 } ?? -1 : -1) }
+        }
+        try store.delete(id: 1)
+        try store.insert(name: "Neu", createdAt: .now)
+        withExtendedLifetime(observation) {}
+        #expect(counted.withLock { $0 } == [9, 10])
+    }
 }

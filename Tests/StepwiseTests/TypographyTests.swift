@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@testable import StepwiseModel
+@testable import StepwiseRender
+
+/// Each language's spaces are set by the renderer, in prose only.
+@Suite("Typography per language")
+struct TypographyTests {
+    private let narrow = "\u{202F}"
+    private let noBreak = "\u{00A0}"
+
+    @Test func frenchPunctuationKeepsItsSpaceWithoutBreakingTheLine() {
+        let french = Typography(language: "fr")
+        #expect(
+            french.apply("Pourquoi ? Parce que ; voilà ! Ainsi : « bonjour »")
+                == "Pourquoi\(narrow)? Parce que\(narrow); voilà\(narrow)! Ainsi\(noBreak): «\(narrow)bonjour\(narrow)»"
+        )
+        #expect(french.apply("à 10:30, sans espace") == "à 10:30, sans espace", "nothing is inserted")
+    }
+
+    @Test func polishOneLetterWordsNeverEndALine() {
+        let polish = Typography(language: "pl")
+        #expect(
+            polish.apply("W tym kroku a potem i w kolejnym (z kodem) u nas")
+                == "W\(noBreak)tym kroku a\(noBreak)potem i\(noBreak)w\(noBreak)kolejnym (z\(noBreak)kodem) u\(noBreak)nas"
+        )
+        #expect(polish.apply("kot i") == "kot i", "a last word has no space to keep")
+        #expect(polish.apply("tak, a b") == "tak, a\(noBreak)b")
+        #expect(polish.apply("klasa ma pole") == "klasa ma pole", "only words of one letter")
+    }
+
+    @Test func germanAndUnknownLanguagesAreLeftAsWritten() {
+        #expect(Typography(language: "de").apply("Warum ? Darum : so") == "Warum ? Darum : so")
+        #expect(Typography(language: "cs").apply("a v z") == "a v z")
+    }
+
+    @Test func codeTermsAndLinksAreNeverChanged() {
+        let html = HTML.inlines(
+            [
+                .text("Voir "), .code("a ? b : c"), .text(" puis "), .term("Swift ?"), .text(" :"),
+                .link(href: "https://example.org/a ?b", [.text("ici !")]),
+            ], typography: Typography(language: "fr"))
+        #expect(html.contains("<code>a ? b : c</code>"))
+        #expect(html.contains(#"<span class="term" translate="no">Swift ?</span>"#))
+        #expect(html.contains("\(noBreak):"))
+        #expect(html.contains(#"href="https://example.org/a ?b""#))
+        #expect(html.contains("ici\(narrow)!"))
+    }
+
+    @Test func aNoteWithInlineCodeIsWrappedOnceAndKeepsItsIndent() throws {
+        let strings = try InterfaceStrings(language: "pl", folder: templatesFolder + "/Site/strings")
+        let renderer = TerminalRenderer(width: 40, styled: false, strings: strings)
+        let note = Block.note(
+            kind: "warning",
+            [
+                .paragraph(
+                    [
+                        .text("Drugie wywołanie "), .code("bind"),
+                        .text(" po cichu zastępuje pierwszego słuchacza, a stary znika w tle."),
+                    ], Translation(location: SourceLocation(file: "pl.xml", line: 1)))
+            ], Translation(location: SourceLocation(file: "pl.xml", line: 1)))
+        let step = Step(
+            id: "s", location: SourceLocation(file: "pl.xml", line: 1), title: [.text("Krok")], blocks: [note])
+        let lines = renderer.render(step, number: 1, count: 1).split(separator: "\n").dropFirst(2)
+        #expect(lines.first == "Uwaga" || lines.first?.hasPrefix(strings["note.warning"]) == true)
+        let body = Array(lines.dropFirst())
+        #expect(body.count >= 2)
+        #expect(body.allSatisfy { $0.hasPrefix("  ") && $0.count <= 40 }, "\(body)")
+        #expect(body[0].hasPrefix("  Drugie wywołanie bind po cichu"), "\(body)")
+        #expect(body.joined(separator: " ").contains("a\(noBreak)stary"))
+    }
+}
