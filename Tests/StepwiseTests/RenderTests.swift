@@ -59,3 +59,44 @@ struct RenderTests {
         #expect(highlighted.contains("&lt;b&gt;") && !highlighted.contains("<b>"))
     }
 }
+
+/// The site's colours, light and dark, against WCAG AA.
+@Suite("Site colours")
+struct SiteColourTests {
+    /// `--name: #rrggbb` declarations of the block that starts at `marker` in style.css.
+    private func variables(after marker: String, in css: String) throws -> [String: String] {
+        let start = try #require(css.range(of: marker)).upperBound
+        let block = css[start...].prefix { $0 != "}" }
+        return Dictionary(
+            block.matches(of: /--([a-z-]+):\s*(#[0-9a-f]{6})/).map { (String($0.output.1), String($0.output.2)) },
+            uniquingKeysWith: { first, _ in first })
+    }
+
+    private func contrast(_ a: String, _ b: String) -> Double {
+        func luminance(_ hex: String) -> Double {
+            let value = Int(hex.dropFirst(), radix: 16)!
+            let channels = [(value >> 16) & 0xff, (value >> 8) & 0xff, value & 0xff].map { Double($0) / 255 }
+            let linear = channels.map { $0 <= 0.03928 ? $0 / 12.92 : pow(($0 + 0.055) / 1.055, 2.4) }
+            return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+        }
+        let (x, y) = (luminance(a), luminance(b))
+        return (max(x, y) + 0.05) / (min(x, y) + 0.05)
+    }
+
+    @Test(arguments: [":root {", "@media (prefers-color-scheme: dark) {\n  :root {"])
+    func everyTextColourReachesAAOnPageAndCode(theme: String) throws {
+        let css = try String(contentsOfFile: templatesFolder + "/Site/style.css", encoding: .utf8)
+        let colours = try variables(after: theme, in: css)
+        let pairs: [(String, String)] =
+            ["ink", "muted", "accent", "ok", "failed", "kw", "ty", "str", "num", "com", "attr"].flatMap {
+                [($0, "paper"), ($0, "code")]
+            } + [
+                ("output-ink", "output-paper"), ("ink", "note-paper"), ("ink", "warning-paper"),
+                ("stale-ink", "stale-paper"), ("banner-ink", "stale-paper"), ("alert-ink", "alert-paper"),
+            ]
+        for (text, background) in pairs {
+            let ratio = contrast(try #require(colours[text], "--\(text)"), try #require(colours[background]))
+            #expect(ratio >= 4.5, "--\(text) on --\(background): \(ratio)")
+        }
+    }
+}
