@@ -37,18 +37,23 @@ let package = Package(
             resources: [.copy("Schema")]
         ),
         .target(
+            name: "StepwiseSyntax",
+            dependencies: [
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+            ]
+        ),
+        .target(
             name: "StepwiseCheck",
             dependencies: [
-                "StepwiseModel",
-                .product(name: "SwiftParser", package: "swift-syntax"),
+                "StepwiseModel", "StepwiseSyntax",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
             ]
         ),
         .target(
             name: "StepwiseTranslate",
             dependencies: [
-                "StepwiseModel", "StepwiseParse", "CLibXML2",
-                .product(name: "SwiftParser", package: "swift-syntax"),
+                "StepwiseModel", "StepwiseParse", "StepwiseSyntax", "CLibXML2",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
             ]
         ),
@@ -69,10 +74,9 @@ let package = Package(
         .target(
             name: "StepwiseRender",
             dependencies: [
-                "StepwiseModel",
+                "StepwiseModel", "StepwiseSyntax",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "SwiftIDEUtils", package: "swift-syntax"),
-                .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
             ]
         ),

@@ -1,5 +1,5 @@
 import StepwiseModel
-import SwiftParser
+import StepwiseSyntax
 import SwiftSyntax
 
 /// Compares a translated listing's code with the source language's, token by token.
@@ -70,7 +70,7 @@ enum CodeComparison {
     }
 
     private static func tokens(of listing: Listing) -> [Token] {
-        let tree = Parser.parse(source: listing.code)
+        let tree = ListingSyntax.tree(listing.code)
         let converter = SourceLocationConverter(fileName: listing.location.file, tree: tree)
         return tree.tokens(viewMode: .sourceAccurate).compactMap { token -> Token? in
             if token.tokenKind == .endOfFile { return nil }

@@ -17,6 +17,12 @@ public struct Codebase: Sendable, Hashable {
     /// The file at `path`, relative to the package root.
     public func file(_ path: String) -> GeneratedFile? { files.first { $0.path == path } }
 
+    /// The languages of `tutorial` (in `languages` order) whose listings of the target's step
+    /// `target` backs.
+    public func languages(backedBy target: StepTarget, of languages: [String]) -> [String] {
+        languages.filter { self.target(tutorial: target.tutorialID, step: target.stepID, language: $0) == target }
+    }
+
     /// The target backing `step` of `tutorial` in `language`: the language's variant when it
     /// has one, else the source language's target.
     public func target(tutorial: String, step: String, language: String) -> StepTarget? {

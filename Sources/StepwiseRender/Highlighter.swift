@@ -1,5 +1,5 @@
 import SwiftIDEUtils
-import SwiftParser
+import StepwiseSyntax
 import SwiftSyntax
 
 /// Swift source cut into classified pieces by swift-syntax, rendered as HTML or for a terminal.
@@ -12,7 +12,7 @@ enum Highlighter {
 
     /// `code` as classified pieces, in order, covering every byte.
     static func pieces(_ code: String) -> [Piece] {
-        let tree = Parser.parse(source: code)
+        let tree = ListingSyntax.tree(code)
         let bytes = Array(code.utf8)
         var pieces: [Piece] = []
         var position = 0

@@ -1,5 +1,5 @@
 import StepwiseModel
-import SwiftParser
+import StepwiseSyntax
 import SwiftSyntax
 
 /// The translatable text of a listing: its comments and the text of its string literals, in
@@ -39,7 +39,7 @@ public struct ListingText: Sendable, Hashable {
     /// Reads the comments and string literals of `listing`.
     public init(_ listing: Listing) {
         let code = listing.code
-        let tree = Parser.parse(source: code)
+        let tree = ListingSyntax.tree(code)
         let converter = SourceLocationConverter(fileName: "listing.swift", tree: tree)
         var pieces: [Piece] = []
         func add(_ kind: Piece.Kind, _ text: Substring, at position: AbsolutePosition) {

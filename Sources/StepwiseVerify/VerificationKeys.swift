@@ -90,10 +90,8 @@ public struct VerificationKeys: Sendable, Equatable {
                 "Package.swift",
                 manifestEntries.filter { $0.name.isEmpty || closure.contains($0.name) }.map(\.text).joined(
                     separator: "\n"))
-            for language in tutorial.manifest.languages {
-                guard codebase.target(tutorial: tutorial.id, step: target.stepID, language: language) == target,
-                    let step = tutorial.documents[language]?.step(target.stepID)
-                else { continue }
+            for language in codebase.languages(backedBy: target, of: tutorial.manifest.languages) {
+                guard let step = tutorial.documents[language]?.step(target.stepID) else { continue }
                 digest.add(
                     "output \(language)", ExpectedOutput.normalized(step.outputs.map(\.text).joined(separator: "\n")))
             }

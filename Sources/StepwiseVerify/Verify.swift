@@ -267,10 +267,8 @@ public struct Verify: Sendable {
             guard let tutorial = tutorials.first(where: { $0.tutorial.id == target.tutorialID })?.tutorial,
                 let lesson = codebase.lessons.first(where: { $0.tutorialID == tutorial.id })
             else { continue }
-            for language in tutorial.manifest.languages {
-                guard codebase.target(tutorial: tutorial.id, step: target.stepID, language: language) == target,
-                    let step = tutorial.documents[language]?.step(target.stepID)
-                else { continue }
+            for language in codebase.languages(backedBy: target, of: tutorial.manifest.languages) {
+                guard let step = tutorial.documents[language]?.step(target.stepID) else { continue }
                 let run = try await Command.run(
                     binaries.appendingPathComponent(lesson.name).path,
                     ["--step", String(target.number), "--lang", language], timeout: programTimeout)
