@@ -1,5 +1,5 @@
-import SwiftIDEUtils
 import StepwiseSyntax
+import SwiftIDEUtils
 import SwiftSyntax
 
 /// Swift source cut into classified pieces by swift-syntax, rendered as HTML or for a terminal.
