@@ -11,16 +11,6 @@ import Testing
 /// The site says what was verified and nothing more; long diagnostics are cut on the terminal.
 @Suite("Honest output")
 struct HonestOutputTests {
-    private func render(_ sandbox: Sandbox, verification: (Codebase) -> Verification?) async throws
-        -> [String: String]
-    {
-        let tutorial = try LanguageCheck().check(try ContentLoader(contentDirectory: sandbox.content.path).load()[0])
-        let codebase = try Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle([tutorial])
-        let files = try await SiteRenderer(templates: templatesFolder + "/Site").run(
-            .init(tutorials: [tutorial], codebase: codebase, verification: verification(codebase)))
-        return Dictionary(uniqueKeysWithValues: files.map { ($0.path, $0.contents) })
-    }
-
     private func statuses(_ page: String) -> [String] {
         page.matches(of: /<figure class="listing[^"]*" id="[^"]*" data-status="([a-z]+)"/).map { String($0.output.1) }
     }
@@ -36,7 +26,7 @@ struct HonestOutputTests {
     }
 
     @Test func withoutVerificationNoListingClaimsToBeVerifiedAndEveryPageSaysSo() async throws {
-        let site = try await render(try Sandbox()) { _ in nil }
+        let site = try await Sandbox().renderSite { _ in nil }
         let pages = site.filter { $0.key.hasSuffix(".html") }
         #expect(pages.count == 9)
         for (path, page) in pages {
@@ -50,7 +40,7 @@ struct HonestOutputTests {
     }
 
     @Test func aVerifiedBuildSaysVerifiedOnEveryListing() async throws {
-        let site = try await render(try Sandbox(), verification: verified)
+        let site = try await Sandbox().renderSite(verification: verified)
         let step = try #require(site["fr/greeting/02-shout.html"])
         #expect(statuses(step) == ["verified", "verified"])
         #expect(step.contains("✓ compilé et testé dans GreetingStep02"))
@@ -61,7 +51,7 @@ struct HonestOutputTests {
     @Test func aFailedBuildsPagesMarkTheFailingListingWithItsDiagnostic() async throws {
         let sandbox = try Sandbox()
         let line = try sandbox.line(of: #"\(name.uppercased())!""#, in: "de.xml")
-        let site = try await render(sandbox) { codebase in
+        let site = try await sandbox.renderSite { codebase in
             var verification = verified(codebase)
             verification.targets["GreetingStep02"]!.diagnostics = [
                 .error(

@@ -9,21 +9,13 @@ import Testing
 
 @Suite("Rendering the site")
 struct RenderTests {
-    private func render(_ sandbox: Sandbox) async throws -> [String: String] {
-        let tutorial = try LanguageCheck().check(try ContentLoader(contentDirectory: sandbox.content.path).load()[0])
-        let codebase = try Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle([tutorial])
-        let files = try await SiteRenderer(templates: templatesFolder + "/Site").run(
-            .init(tutorials: [tutorial], codebase: codebase, verification: nil))
-        return Dictionary(uniqueKeysWithValues: files.map { ($0.path, $0.contents) })
-    }
-
     @Test func sourceTextNeverBecomesMarkup() async throws {
         let sandbox = try Sandbox()
         try sandbox.edit(
             "de.xml", replacing: "<p>Jetzt lauter.</p>",
             with: "<p>Jetzt &lt;script&gt;alert(1)&lt;/script&gt; lauter.</p>")
         try sandbox.edit("de.xml", replacing: "HALLO, ADA!", with: "<b>HALLO</b>, ADA!")
-        let site = try await render(sandbox)
+        let site = try await sandbox.renderSite()
         let page = try #require(site["de/greeting/02-shout.html"])
         #expect(page.contains("Jetzt &lt;script&gt;alert(1)&lt;/script&gt; lauter."))
         #expect(!page.contains("<script>"))
@@ -31,7 +23,7 @@ struct RenderTests {
     }
 
     @Test func pagesLinkToTheSamePageInEveryLanguage() async throws {
-        let site = try await render(try Sandbox())
+        let site = try await Sandbox().renderSite()
         let page = try #require(site["fr/greeting/01-hello.html"])
         #expect(page.contains(#"<html lang="fr">"#))
         #expect(page.contains(#"<link rel="alternate" hreflang="de" href="../../de/greeting/01-hello.html">"#))
@@ -44,7 +36,7 @@ struct RenderTests {
     }
 
     @Test func listingsAreHighlightedWithoutHiddenLinesOrMarkers() async throws {
-        let site = try await render(try Sandbox())
+        let site = try await Sandbox().renderSite()
         let page = try #require(site["de/greeting/01-hello.html"])
         #expect(page.contains(#"<span class="kw">public</span> <span class="kw">struct</span>"#))
         #expect(!page.contains("import Foundation"), "hidden lines are not shown")

@@ -1,5 +1,9 @@
 import Foundation
+import StepwiseCheck
 import StepwiseModel
+import StepwiseParse
+import StepwiseRender
+import StepwiseTangle
 
 /// A copy of the fixture content in a temporary folder, to change and load in a test.
 struct Sandbox {
@@ -37,6 +41,16 @@ struct Sandbox {
     }
 
     enum SandboxError: Error { case notFound(String, String) }
+
+    /// The fixture tutorial's site, by path, rendered with what `verification` says of its
+    /// codebase (nil: verification skipped).
+    func renderSite(verification: (Codebase) -> Verification? = { _ in nil }) async throws -> [String: String] {
+        let tutorial = try LanguageCheck().check(try ContentLoader(contentDirectory: content.path).load()[0])
+        let codebase = try Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle([tutorial])
+        let files = try await SiteRenderer(templates: templatesFolder + "/Site").run(
+            .init(tutorials: [tutorial], codebase: codebase, verification: verification(codebase)))
+        return Dictionary(uniqueKeysWithValues: files.map { ($0.path, $0.contents) })
+    }
 }
 
 /// The repository's `Templates` folder.
