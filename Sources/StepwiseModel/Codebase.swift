@@ -103,6 +103,11 @@ public struct StepTarget: Sendable, Hashable {
 
     /// The test target (`BindingsStep03Tests`).
     public var testName: String { name + "Tests" }
+
+    /// The package path of `file` in the library target (`.source`) or the test target.
+    public func path(of kind: Listing.Kind, _ file: String) -> String {
+        kind == .test ? "Tests/\(testName)/\(file)" : "Sources/\(name)/\(file)"
+    }
 }
 
 /// A tutorial's lesson executable in the generated package.

@@ -77,14 +77,10 @@ public struct Report: Stage {
                 ListingReport(
                     id: listing.id, file: listing.location.file, line: listing.location.line,
                     column: listing.location.column, target: target?.name ?? "",
-                    generatedFile: target.map { generatedPath(of: listing, in: $0) } ?? "",
+                    generatedFile: target?.path(of: listing.kind, listing.file) ?? "",
                     status: listingVerdict.status.rawValue,
                     diagnostics: listingVerdict.diagnostics.map(DiagnosticReport.init))
             },
             diagnostics: verdict.otherDiagnostics.map(DiagnosticReport.init))
-    }
-
-    private func generatedPath(of listing: Listing, in target: StepTarget) -> String {
-        listing.kind == .test ? "Tests/\(target.testName)/\(listing.file)" : "Sources/\(target.name)/\(listing.file)"
     }
 }

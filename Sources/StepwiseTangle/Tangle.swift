@@ -151,7 +151,7 @@ public struct Tangle: Sendable {
     private func steps(of checked: CheckedTutorial) throws(DiagnosticError) -> ([GeneratedFile], [StepTarget]) {
         let tutorial = checked.tutorial
         let manifest = tutorial.manifest
-        var states = Dictionary(uniqueKeysWithValues: manifest.languages.map { ($0, StepFiles()) })
+        var states = Dictionary(uniqueKeysWithValues: manifest.languages.map { ($0, WorkingTree()) })
         var files: [GeneratedFile] = []
         var targets: [StepTarget] = []
         var previous: String?
@@ -191,7 +191,7 @@ public struct Tangle: Sendable {
     }
 
     /// The files of one target and its test target; region markers are left out.
-    private func generate(_ target: StepTarget, from state: StepFiles, step: ManifestStep) throws(DiagnosticError)
+    private func generate(_ target: StepTarget, from state: WorkingTree, step: ManifestStep) throws(DiagnosticError)
         -> [GeneratedFile]
     {
         let tests = state.files.keys.filter { $0.kind == .test }
@@ -213,8 +213,7 @@ public struct Tangle: Sendable {
         return state.files.keys.sorted().map { key in
             let lines = state.files[key]!.filter { RegionMarker(line: $0.code) == nil }
             let prologue = key.kind == .test ? [header, "@testable import \(target.name)", ""] : [header, ""]
-            let folder = key.kind == .test ? "Tests/\(target.testName)" : "Sources/\(target.name)"
-            return GeneratedFile(path: "\(folder)/\(key.path)", prologue: prologue, lines: lines)
+            return GeneratedFile(path: target.path(of: key.kind, key.path), prologue: prologue, lines: lines)
         }
     }
 
@@ -275,7 +274,7 @@ extension Tangle: Stage {
 
 extension GeneratedFile {
     /// A file of generated `prologue` lines (no origin) followed by source lines.
-    init(path: String, prologue: [String], lines: [StepFiles.Line]) {
+    init(path: String, prologue: [String], lines: [WorkingTree.Line]) {
         self.init(
             path: path, contents: (prologue + lines.map(\.code)).joined(separator: "\n") + "\n",
             origins: Array(repeating: nil, count: prologue.count) + lines.map(\.origin))

@@ -1,30 +1,56 @@
-import StepwiseModel
-
 /// The files of a step's module as the steps so far have left them, line by line, each
-/// line remembering where it came from.
-struct StepFiles {
+/// line remembering where it came from: what Tangle writes, and what the site shows of a
+/// file as of a step.
+public struct WorkingTree: Sendable, Hashable {
     /// A line of a file in the making.
-    struct Line {
-        var code: String
-        var origin: Origin
+    public struct Line: Sendable, Hashable {
+        /// The line as compiled.
+        public var code: String
+        /// Where it came from.
+        public var origin: Origin
+        /// Whether a reader sees it: false for a hidden line, a region marker or a hidden file's line.
+        public var isShown: Bool
+
+        /// Creates a line.
+        public init(code: String, origin: Origin, isShown: Bool) {
+            self.code = code
+            self.origin = origin
+            self.isShown = isShown
+        }
     }
 
     /// A file's place: the library target or the test target, and its path there.
-    struct Key: Hashable, Comparable {
-        var kind: Listing.Kind
-        var path: String
+    public struct Key: Sendable, Hashable, Comparable {
+        /// Library or test code.
+        public var kind: Listing.Kind
+        /// The path inside the target.
+        public var path: String
 
-        static func < (lhs: Key, rhs: Key) -> Bool { (lhs.kind.rawValue, lhs.path) < (rhs.kind.rawValue, rhs.path) }
+        /// Creates a key.
+        public init(kind: Listing.Kind, path: String) {
+            self.kind = kind
+            self.path = path
+        }
+
+        public static func < (lhs: Key, rhs: Key) -> Bool {
+            (lhs.kind.rawValue, lhs.path) < (rhs.kind.rawValue, rhs.path)
+        }
     }
 
-    private(set) var files: [Key: [Line]] = [:]
+    /// Every file, by its place.
+    public private(set) var files: [Key: [Line]] = [:]
+
+    /// An empty tree.
+    public init() {}
 
     /// Applies a listing: a whole file replaces the file, a region replaces the lines
     /// between its markers.
-    mutating func apply(_ listing: Listing, previousStep: String?) throws(DiagnosticError) {
+    public mutating func apply(_ listing: Listing, previousStep: String?) throws(DiagnosticError) {
         let key = Key(kind: listing.kind, path: listing.file)
         let lines = listing.lines.map {
-            Line(code: $0.code, origin: Origin(location: $0.location, listingID: listing.id))
+            Line(
+                code: $0.code, origin: Origin(location: $0.location, listingID: listing.id),
+                isShown: !$0.isHidden && $0.regionMarker == nil)
         }
         try checkMarkers(of: listing)
         guard let region = listing.region else {
@@ -61,12 +87,12 @@ struct StepFiles {
     }
 
     /// Adds or replaces a hidden test file.
-    mutating func add(_ hidden: HiddenFile) {
+    public mutating func add(_ hidden: HiddenFile) {
         files[Key(kind: .test, path: hidden.target)] = hidden.lines
     }
 
     /// Removes a file from whichever target holds it.
-    mutating func remove(_ path: String, at location: SourceLocation) throws(DiagnosticError) {
+    public mutating func remove(_ path: String, at location: SourceLocation) throws(DiagnosticError) {
         let keys = files.keys.filter { $0.path == path }
         if keys.isEmpty {
             throw DiagnosticError(.error("no earlier step has a file '\(path)' to remove", at: location))
@@ -75,7 +101,7 @@ struct StepFiles {
     }
 
     /// The ids of the listings whose lines are in the files now.
-    var listingIDs: Set<String> { Set(files.values.joined().compactMap(\.origin.listingID)) }
+    public var listingIDs: Set<String> { Set(files.values.joined().compactMap(\.origin.listingID)) }
 
     /// A listing may hold markers of nested regions, balanced, but not of the region it replaces.
     private func checkMarkers(of listing: Listing) throws(DiagnosticError) {
@@ -115,11 +141,11 @@ extension String {
 extension HiddenFile {
     /// The file's lines, each remembering its line in the file; the final line break ends the
     /// last line rather than starting an empty one.
-    var lines: [StepFiles.Line] {
+    public var lines: [WorkingTree.Line] {
         let lines = contents.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map {
-            StepFiles.Line(
+            WorkingTree.Line(
                 code: String($0.element),
-                origin: Origin(location: location.advanced(byLines: $0.offset), listingID: nil))
+                origin: Origin(location: location.advanced(byLines: $0.offset), listingID: nil), isShown: false)
         }
         return lines.last?.code.isEmpty == true ? Array(lines.dropLast()) : lines
     }
