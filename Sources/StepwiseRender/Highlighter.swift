@@ -29,10 +29,15 @@ enum Highlighter {
         return pieces
     }
 
-    /// `code` with each classified piece in a `<span class="…">`, all text escaped.
+    /// `code` with each classified piece in a `<span class="…">`, all text escaped. A piece
+    /// that spans lines (a block comment, a multi-line string) is closed at each line break
+    /// and opened again after it, so each line of the result is HTML of its own.
     static func html(_ code: String) -> String {
         pieces(code).map { piece in
-            piece.className.map { "<span class=\"\($0)\">\(HTML.escape(piece.text))</span>" } ?? HTML.escape(piece.text)
+            piece.text.split(separator: "\n", omittingEmptySubsequences: false).map { text in
+                guard let className = piece.className, !text.isEmpty else { return HTML.escape(text) }
+                return "<span class=\"\(className)\">\(HTML.escape(text))</span>"
+            }.joined(separator: "\n")
         }.joined()
     }
 

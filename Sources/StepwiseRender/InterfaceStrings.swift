@@ -2,7 +2,7 @@ import Foundation
 import StepwiseModel
 
 /// The interface's words in one language (step, next, previous, output, language names…),
-/// read from `Templates/Site/strings/<lang>.json`.
+/// read from `Templates/Site/strings/<lang>.json`, with the language's typography applied.
 public struct InterfaceStrings: Sendable {
     /// The language code.
     public let language: String
@@ -22,7 +22,8 @@ public struct InterfaceStrings: Sendable {
                 .error("not a JSON object of strings", at: SourceLocation(file: file, line: 1)))
         }
         self.language = language
-        self.strings = strings
+        let typography = Typography(language: language)
+        self.strings = strings.mapValues { typography.apply($0) }
     }
 
     /// The string for `key`, or the key itself when the file lacks it.

@@ -69,6 +69,7 @@ public struct SiteRenderer: Stage {
             let pages = PageContext(
                 language: language, languages: languages, strings: strings, verification: input.verification)
             let tutorials = input.tutorials.filter { $0.tutorial.documents[language] != nil }
+            var search = SearchIndex(language: language)
             files.append(
                 try page(
                     library, "index", at: "\(language)/index.html", pages,
@@ -88,8 +89,14 @@ public struct SiteRenderer: Stage {
             for checked in tutorials {
                 files += try self.tutorial(
                     checked.tutorial, language: language, status: checked.translations[language], pages, library,
-                    input.codebase)
+                    input.codebase, search: &search)
             }
+            files.append(SiteFile(path: "\(language)/search-index.js", contents: search.script))
+            files.append(
+                try page(
+                    library, "search", at: "\(language)/search.html", pages, [:],
+                    title: strings[language]!["search"] + " – " + strings[language]!["siteTitle"],
+                    alternates: { "\($0)/search.html" }))
         }
         files.append(
             try page(
@@ -104,12 +111,13 @@ public struct SiteRenderer: Stage {
                 ],
                 title: "Stepwise", alternates: { "\($0)/index.html" }))
         files.append(SiteFile(path: "style.css", contents: try read("style.css")))
+        files.append(SiteFile(path: "site.js", contents: try read("site.js")))
         return files
     }
 
     private func tutorial(
         _ tutorial: Tutorial, language: String, status: TranslationStatus?, _ pages: PageContext,
-        _ library: MustacheLibrary, _ codebase: Codebase
+        _ library: MustacheLibrary, _ codebase: Codebase, search: inout SearchIndex
     ) throws -> [SiteFile] {
         let document = tutorial.documents[language]!
         let strings = pages.strings[language]!
@@ -124,6 +132,7 @@ public struct SiteRenderer: Stage {
             String(format: "%02d-", index + 1) + tutorial.manifest.steps[index].id + ".html"
         }
         let available = tutorial.manifest.languages
+        search.add(href: "\(tutorial.id)/index.html", title: title, tutorial: title, blocks: document.intro)
         var files = [
             try page(
                 library, "tutorial", at: "\(language)/\(tutorial.id)/index.html", pages,
@@ -137,7 +146,11 @@ public struct SiteRenderer: Stage {
                     },
                 ], title: title, alternates: { available.contains($0) ? "\($0)/\(tutorial.id)/index.html" : nil })
         ]
+        let readerFiles = try ReaderFiles(document)
         for (index, step) in document.steps.enumerated() {
+            search.add(
+                href: "\(tutorial.id)/\(fileName(index))", title: typography.apply(step.title.plainText),
+                tutorial: title, blocks: step.blocks)
             let verdict = StepVerdict(
                 step: step, language: language, tutorial: tutorial, codebase: codebase,
                 verification: pages.verification)
@@ -148,8 +161,8 @@ public struct SiteRenderer: Stage {
                 "position": strings.format("stepOf", ["number": "\(index + 1)", "count": "\(document.steps.count)"]),
                 "blocks": step.blocks.map {
                     block(
-                        for: $0, verdict: verdict, showsDiagnostics: pages.verification?.succeeded == false,
-                        strings: strings, isStale: isStale)
+                        for: $0, inStep: index, files: readerFiles, verdict: verdict,
+                        showsDiagnostics: pages.verification?.succeeded == false, strings: strings, isStale: isStale)
                 },
                 "hasDiagnostics": !stepDiagnostics.isEmpty,
                 "diagnostics": stepDiagnostics.map { DiagnosticLimit.cut($0.description, fullText: "report.json") },
@@ -173,8 +186,8 @@ public struct SiteRenderer: Stage {
     }
 
     private func block(
-        for block: Block, verdict: StepVerdict, showsDiagnostics: Bool, strings: InterfaceStrings,
-        isStale: (SourceLocation) -> Bool
+        for block: Block, inStep index: Int, files: ReaderFiles, verdict: StepVerdict, showsDiagnostics: Bool,
+        strings: InterfaceStrings, isStale: (SourceLocation) -> Bool
     ) -> [String: Any] {
         switch block {
         case .listing(let listing):
@@ -182,16 +195,28 @@ public struct SiteRenderer: Stage {
             let listingVerdict = verdict.listing(listing.id)
             let status = listingVerdict?.status ?? .unverified
             let diagnostics = showsDiagnostics ? listingVerdict?.diagnostics ?? [] : []
-            return [
-                "listing": [
-                    "id": listing.id, "caption": caption, "isTest": listing.kind == .test,
-                    "stale": isStale(listing.location) ? strings["stale"] : false,
-                    "code": highlighted(listing.visibleLines.map(\.code).joined(separator: "\n")),
-                    "status": status.rawValue, "badge": badge(status, target: verdict.target, strings: strings),
-                    "hasDiagnostics": !diagnostics.isEmpty,
-                    "diagnostics": diagnostics.map { DiagnosticLimit.cut($0.description, fullText: "report.json") },
-                ] as [String: Any]
+            let changed = files.changedLines(of: listing, inStep: index) ?? []
+            var context: [String: Any] = [
+                "id": listing.id, "caption": caption, "isTest": listing.kind == .test,
+                "stale": isStale(listing.location) ? strings["stale"] : false,
+                "code": highlightedLines(listing.visibleLines.map(\.code)).enumerated().map { line, html in
+                    changed.contains(line) ? Self.mark(html, as: "changed") : html
+                }.joined(separator: "\n"),
+                "status": status.rawValue, "badge": badge(status, target: verdict.target, strings: strings),
+                "hasDiagnostics": !diagnostics.isEmpty,
+                "diagnostics": diagnostics.map { DiagnosticLimit.cut($0.description, fullText: "report.json") },
             ]
+            if !changed.isEmpty {
+                context["changes"] = strings.format(
+                    changed.count == 1 ? "changedLine" : "changedLines",
+                    ["number": "\(index)", "lines": Self.ranges(changed)])
+            }
+            if let whole = files.wholeFile(of: listing, inStep: index) {
+                context["wholeFile"] = zip(whole, highlightedLines(whole.map(\.code))).map { line, html in
+                    line.isFromListing ? Self.mark(html, as: "region") : html
+                }.joined(separator: "\n")
+            }
+            return ["listing": context]
         case .output(let output):
             return ["output": ["id": output.id, "text": output.text]]
         default:
@@ -199,9 +224,30 @@ public struct SiteRenderer: Stage {
         }
     }
 
-    /// `code` as highlighted HTML, each distinct text highlighted once.
-    private func highlighted(_ code: String) -> String {
-        memo?.value("highlighted-html", for: code) { Highlighter.html(code) } ?? Highlighter.html(code)
+    /// `lines` as highlighted HTML, one string per line; each distinct text is highlighted once.
+    private func highlightedLines(_ lines: [String]) -> [String] {
+        let code = lines.joined(separator: "\n")
+        let html = memo?.value("highlighted-lines", for: code) { Highlighter.html(code) } ?? Highlighter.html(code)
+        return html.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// A line of highlighted HTML set apart as `kind` (`changed`, `region`).
+    private static func mark(_ html: String, as kind: String) -> String {
+        "<span class=\"line \(kind)\">\(html)</span>"
+    }
+
+    /// 0-based line indices as 1-based ranges: `3–7, 12`.
+    static func ranges(_ lines: Set<Int>) -> String {
+        var ranges: [ClosedRange<Int>] = []
+        for line in lines.sorted().map({ $0 + 1 }) {
+            if let last = ranges.last, last.upperBound + 1 == line {
+                ranges[ranges.count - 1] = last.lowerBound...line
+            } else {
+                ranges.append(line...line)
+            }
+        }
+        return ranges.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }
+            .joined(separator: ", ")
     }
 
     /// The words on a listing's badge: only a verified listing says it was compiled and tested.
@@ -235,6 +281,7 @@ public struct SiteRenderer: Stage {
         }
         var layout: [String: Any] = [
             "language": pages.language, "title": title, "body": body, "root": root, "languages": languages,
+            "searchHref": root + pages.language + "/search.html",
             "strings": StringsLookup(strings),
             "footer": pages.verification?.succeeded == true ? strings["footer"] : strings["footer.unverified"],
         ]
@@ -261,7 +308,7 @@ public struct SiteRenderer: Stage {
 
     private func loadTemplates() throws -> MustacheLibrary {
         var library = MustacheLibrary()
-        for name in ["layout", "root", "index", "tutorial", "step"] {
+        for name in ["layout", "root", "index", "tutorial", "step", "search"] {
             let file = (templates as NSString).appendingPathComponent("\(name).mustache")
             do {
                 try library.register(try read("\(name).mustache"), named: name)

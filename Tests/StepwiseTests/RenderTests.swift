@@ -44,6 +44,99 @@ struct RenderTests {
         #expect(page.contains(#"<span class="com">// Gruß zusammensetzen</span>"#))
     }
 
+    /// Adds to step 2, in both languages, a whole-file listing of `Demo.swift` (which step 1
+    /// has) that changes its third shown line and adds a fifth.
+    private func sandboxWithChangedDemo() throws -> Sandbox {
+        let sandbox = try Sandbox()
+        for (file, word) in [("de.xml", "Hallo"), ("fr.xml", "Bonjour")] {
+            try sandbox.edit(
+                file, replacing: #"<listing id="shout-test""#,
+                with: """
+                    <listing id="demo-again" file="Demo.swift"><![CDATA[
+                    # import Foundation
+                    #
+                    public func demo(locale: Locale) {
+                        print(Greeter(name: "Ada").greeting(with: "\(word)!"))
+                    }
+                    // \(word)
+                    ]]></listing>
+                        <listing id="shout-test"
+                    """)
+        }
+        return sandbox
+    }
+
+    @Test func aWholeFileListingMarksExactlyTheLinesChangedSinceTheStepBefore() async throws {
+        let site = try await sandboxWithChangedDemo().renderSite()
+        let page = try #require(site["de/greeting/02-shout.html"])
+        let figure = try #require(page.firstRange(of: #/<figure[^>]*id="demo-again"[\s\S]*?</figure>/#))
+        let listing = String(page[figure])
+        let lines = try #require(listing.firstMatch(of: #/<code class="language-swift shown">([\s\S]*?)</code>/#))
+            .output.1.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 4)
+        #expect(lines.map { $0.hasPrefix(#"<span class="line changed">"#) } == [false, true, false, true])
+        #expect(listing.contains("Neue oder geänderte Zeilen seit Schritt 1: 2, 4"))
+        #expect(listing.contains(#"aria-describedby="demo-again-changes""#))
+        let french = try #require(site["fr/greeting/02-shout.html"])
+        #expect(french.contains("Lignes nouvelles ou modifiées depuis l’étape 1\u{A0}: 2, 4"))
+        let first = try #require(site["de/greeting/01-hello.html"])
+        #expect(!first.contains("line changed"), "a file's first listing has nothing to compare with")
+    }
+
+    @Test func aRegionListingOpensOntoItsWholeFileWithTheRegionMarked() async throws {
+        let site = try await Sandbox().renderSite()
+        let page = try #require(site["de/greeting/02-shout.html"])
+        let details = try #require(page.firstMatch(of: #/<details class="whole-file">([\s\S]*?)</details>/#)).output.1
+        #expect(details.contains("Die ganze Datei nach diesem Schritt"))
+        let lines = try #require(details.firstMatch(of: #/<code class="language-swift">([\s\S]*?)</code>/#))
+            .output.1.split(separator: "\n")
+        let marked = lines.filter { $0.hasPrefix(#"<span class="line region">"#) }
+        #expect(marked.count == 3, "the three lines of the region, no more")
+        #expect(marked.first?.contains("greeting") == true)
+        #expect(lines.first?.contains("struct") == true, "the whole file, from its first line")
+        #expect(!details.contains("region:"), "markers are not shown")
+        #expect(lines.contains { $0.contains("init") }, "lines outside the region are there, unmarked")
+    }
+
+    @Test func everyListingHasACopyButtonForTheCodeItShows() async throws {
+        let site = try await Sandbox().renderSite()
+        let page = try #require(site["de/greeting/01-hello.html"])
+        #expect(page.components(separatedBy: #"<button type="button" class="copy" hidden"#).count - 1 == 2)
+        #expect(page.contains(#"<code class="language-swift shown">"#))
+        #expect(site["site.js"]?.contains("code.shown") == true)
+    }
+
+    @Test func eachLanguageHasASearchIndexOfItsProseButNotItsCode() async throws {
+        let site = try await Sandbox().renderSite()
+        let index = try #require(site["fr/search-index.js"])
+        let json = try #require(index.firstMatch(of: #/^window\.stepwiseSearchIndex = (\{[\s\S]*\});\n$/#)).output.1
+        let decoded = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        let entries = try #require(decoded?["entries"] as? [[String: String]])
+        #expect(
+            entries.map { $0["href"]! } == ["greeting/index.html", "greeting/01-hello.html", "greeting/02-shout.html"])
+        let hello = entries[1]
+        #expect(hello["tutorial"] != nil && hello["title"] != nil)
+        #expect(hello["text"]?.contains("Greeter.swift") == true, "listing captions are searched")
+        #expect(hello["text"]?.contains("public struct") == false, "code is not")
+        #expect(site["de/search.html"]?.contains(#"<script src="search-index.js"></script>"#) == true)
+        #expect(site["de/greeting/01-hello.html"]?.contains(#"action="../../de/search.html""#) == true)
+    }
+
+    @Test func multiLineTokensAreClosedAtEachLineBreak() {
+        let html = Highlighter.html("/* one\ntwo */\nlet x = 1")
+        let lines = html.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 3)
+        #expect(lines[0] == #"<span class="com">/* one</span>"#)
+        #expect(lines[1] == #"<span class="com">two */</span>"#)
+    }
+
+    @Test func interfaceWordsFollowTheLanguagesTypography() throws {
+        let french = try InterfaceStrings(language: "fr", folder: templatesFolder + "/Site/strings")
+        #expect(french["lessonHint"].hasSuffix("terminal\u{A0}:"))
+        let polish = try InterfaceStrings(language: "pl", folder: templatesFolder + "/Site/strings")
+        #expect(polish["lessonHint"].contains("w\u{A0}terminalu"))
+    }
+
     @Test func escapingCoversEveryMarkupCharacter() {
         #expect(HTML.escape(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
         let highlighted = Highlighter.html("let s = \"<b>\"")
@@ -81,7 +174,7 @@ struct SiteColourTests {
         let colours = try variables(after: theme, in: css)
         let pairs: [(String, String)] =
             ["ink", "muted", "accent", "ok", "failed", "kw", "ty", "str", "num", "com", "attr"].flatMap {
-                [($0, "paper"), ($0, "code")]
+                [($0, "paper"), ($0, "code"), ($0, "changed-paper"), ($0, "region-paper")]
             } + [
                 ("output-ink", "output-paper"), ("ink", "note-paper"), ("ink", "warning-paper"),
                 ("stale-ink", "stale-paper"), ("banner-ink", "stale-paper"), ("alert-ink", "alert-paper"),

@@ -1,0 +1,65 @@
+import Foundation
+import StepwiseModel
+
+/// What the search page of one language searches: one entry per page, with the text a
+/// reader would search for (titles, headings, prose and listing captions; not code), set
+/// with the language's typography as on the page. Written as `<lang>/search-index.js`, which
+/// the search page loads; the search runs in the browser (`site.js`), with no request to
+/// any other site.
+struct SearchIndex: Encodable {
+    /// One page.
+    struct Entry: Encodable {
+        /// The page, relative to the language's folder.
+        var href: String
+        /// The page's title.
+        var title: String
+        /// The tutorial it belongs to.
+        var tutorial: String
+        /// Headings, prose and captions, in reading order, one space between them.
+        var text: String
+    }
+
+    /// The language.
+    var language: String
+    /// The pages.
+    var entries: [Entry] = []
+
+    /// Adds a page.
+    mutating func add(href: String, title: String, tutorial: String, blocks: [Block]) {
+        let typography = Typography(language: language)
+        var texts: [String] = []
+        func collect(_ blocks: [Block]) {
+            for block in blocks {
+                switch block {
+                case .paragraph(let inlines, _), .heading(let inlines, _): texts.append(text(inlines, typography))
+                case .list(_, let items, _): texts += items.map { text($0.inlines, typography) }
+                case .note(_, let inner, _): collect(inner)
+                case .listing(let listing):
+                    texts.append(listing.region.map { "\(listing.file) — \($0)" } ?? listing.file)
+                case .output: break
+                }
+            }
+        }
+        collect(blocks)
+        entries.append(Entry(href: href, title: title, tutorial: tutorial, text: texts.joined(separator: " ")))
+    }
+
+    /// The script that hands the index to `site.js`.
+    var script: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return "window.stepwiseSearchIndex = \(json);\n"
+    }
+
+    /// Prose as plain text, typography applied to the prose's words only.
+    private func text(_ inlines: [Inline], _ typography: Typography) -> String {
+        inlines.map { inline in
+            switch inline {
+            case .text(let text): typography.apply(text)
+            case .emphasis(let inner), .strong(let inner), .link(_, let inner): self.text(inner, typography)
+            case .code, .term: inline.plainText
+            }
+        }.joined()
+    }
+}
