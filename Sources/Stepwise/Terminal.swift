@@ -15,6 +15,15 @@ public struct Terminal: Sendable {
             && ProcessInfo.processInfo.environment["TERM"] != "dumb"
     }
 
+    /// The terminal's rows and columns, or nil when the stream is not a terminal.
+    public var size: (rows: Int, columns: Int)? {
+        var size = winsize()
+        guard isatty(descriptor) == 1, ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else {
+            return nil
+        }
+        return (Int(size.ws_row), Int(size.ws_col))
+    }
+
     /// Writes `text` as it is.
     public func write(_ text: String) {
         let data = Data(text.utf8)

@@ -107,6 +107,29 @@ public struct TerminalRenderer: Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// `text` cut into screens of at most `rows` terminal rows each, for a terminal `columns`
+    /// wide: a line longer than the terminal takes as many rows as it wraps to. A line is
+    /// never split between two screens.
+    public static func screens(of text: String, rows: Int, columns: Int) -> [String] {
+        let rows = max(rows, 1)
+        let columns = max(columns, 1)
+        var screens: [String] = []
+        var screen: [Substring] = []
+        var used = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let height = max(1, (visibleLength(line) + columns - 1) / columns)
+            if used + height > rows, !screen.isEmpty {
+                screens.append(screen.joined(separator: "\n"))
+                screen = []
+                used = 0
+            }
+            screen.append(line)
+            used += height
+        }
+        if !screen.isEmpty { screens.append(screen.joined(separator: "\n")) }
+        return screens
+    }
+
     private static func visibleLength(_ text: Substring) -> Int {
         var count = 0
         var inEscape = false

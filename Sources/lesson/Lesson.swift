@@ -19,7 +19,8 @@ struct Lesson: AsyncParsableCommand {
         abstract: "Walk through a tutorial in the terminal, step by step, in your language.",
         discussion: """
             For each step: its text, its listings, then the step's program, built from \
-            Output/Codebase and run for real, with its output. Press Enter for the next step. \
+            Output/Codebase and run for real, with its output. Press Enter for the next step; \
+            a step longer than the terminal is shown a screen at a time. \
             Run `swift run build-docs` first so that Output/Codebase is up to date.
             """
     )
@@ -35,7 +36,10 @@ struct Lesson: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The step to start at.", valueName: "number"))
     var step = 1
 
-    @Flag(help: "Go through every step without waiting for Enter.")
+    @Flag(
+        help:
+            "Go through every step without waiting for Enter, and print long steps whole rather than a screen at a time."
+    )
     var noPause = false
 
     @Option(help: ArgumentHelp("The tutorials' folder.", valueName: "folder"))
@@ -73,10 +77,19 @@ struct Lesson: AsyncParsableCommand {
         let renderer = TerminalRenderer(width: 80, styled: screen.isInteractive, strings: strings)
         let program = try await buildLesson(strings: strings, terminal: terminal)
         let interactive = !noPause && isatty(STDIN_FILENO) == 1
+        // A step longer than the terminal is shown a screen at a time, the last row for the prompt.
+        let pageSize = interactive ? screen.size : nil
         var mismatches = 0
 
-        for (index, step) in document.steps.enumerated().dropFirst(step - 1) {
-            screen.write(renderer.render(step, number: index + 1, count: document.steps.count) + "\n\n")
+        steps: for (index, step) in document.steps.enumerated().dropFirst(step - 1) {
+            let text = renderer.render(step, number: index + 1, count: document.steps.count) + "\n"
+            let screens = pageSize.map { TerminalRenderer.screens(of: text, rows: $0.rows - 1, columns: $0.columns) }
+            for (number, part) in (screens ?? [text]).enumerated() {
+                screen.write(part + "\n")
+                guard let screens, number + 1 < screens.count else { continue }
+                screen.write(screen.styled(strings["lesson.more"], "2") + " ")
+                if readLine()?.trimmingCharacters(in: .whitespaces).lowercased() == "q" { break steps }
+            }
             screen.write(screen.styled("▶ " + strings["lesson.running"], "1;32") + "\n")
             let result = try await Subprocess.run(
                 .path(FilePath(program)), arguments: ["--step", "\(index + 1)", "--lang", language],
