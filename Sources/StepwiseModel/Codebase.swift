@@ -102,11 +102,11 @@ public struct StepTarget: Sendable, Hashable {
     }
 
     /// The test target (`BindingsStep03Tests`).
-    public var testName: String { name + "Tests" }
+    public var testName: String { PackageLayout.testTarget(of: name) }
 
     /// The package path of `file` in the library target (`.source`) or the test target.
     public func path(of kind: Listing.Kind, _ file: String) -> String {
-        kind == .test ? "Tests/\(testName)/\(file)" : "Sources/\(name)/\(file)"
+        (kind == .test ? PackageLayout.tests(of: testName) : PackageLayout.sources(of: name)) + "/" + file
     }
 }
 

@@ -36,13 +36,7 @@ struct SourceMapper {
     /// The step target (by library target name) that a generated file belongs to.
     func target(ofPath path: String) -> String? {
         guard let relative = relativePath(path) else { return nil }
-        let parts = relative.split(separator: "/")
-        guard parts.count >= 2 else { return nil }
-        switch parts[0] {
-        case "Sources": return String(parts[1])
-        case "Tests" where parts[1].hasSuffix("Tests"): return String(parts[1].dropLast("Tests".count))
-        default: return nil
-        }
+        return PackageLayout.target(ofPath: relative)
     }
 
     /// The position as the generated file has it, for messages that map to no source.

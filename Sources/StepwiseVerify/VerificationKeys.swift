@@ -48,7 +48,7 @@ public struct VerificationKeys: Sendable, Equatable {
         let tutorialsByID = Dictionary(uniqueKeysWithValues: tutorials.map { ($0.tutorial.id, $0.tutorial) })
         let owned = Dictionary(
             uniqueKeysWithValues: codebase.targets.flatMap {
-                [("Sources/\($0.name)", $0.name), ("Tests/\($0.testName)", $0.name)]
+                [(PackageLayout.sources(of: $0.name), $0.name), (PackageLayout.tests(of: $0.testName), $0.name)]
             })
         var filesByFolder: [String: [GeneratedFile]] = [:]
         var shared: [GeneratedFile] = []
@@ -81,8 +81,8 @@ public struct VerificationKeys: Sendable, Equatable {
             var digest = common
             digest.add("target", target.name)
             digest.add("step", "\(target.number)")
-            for folder in ["Sources/\(target.name)", "Tests/\(target.testName)"]
-                + libraries.map({ "Sources/\($0)" }) + lessons.map({ "Sources/\($0.target)" })
+            for folder in [PackageLayout.sources(of: target.name), PackageLayout.tests(of: target.testName)]
+                + libraries.map(PackageLayout.sources(of:)) + lessons.map({ PackageLayout.sources(of: $0.target) })
             {
                 for file in filesByFolder[folder] ?? [] { digest.add(file.path, file.contents) }
             }

@@ -217,7 +217,7 @@ public struct Verify: Sendable {
             let run = try await Command.run(swift, arguments, timeout: testTimeout)
             let events = TestEvents(jsonLines: (try? String(contentsOf: eventFile, encoding: .utf8)) ?? "")
             for test in events.tests where test.ended && !test.skipped {
-                let target = String(test.module.dropLast("Tests".count))
+                let target = PackageLayout.testedTarget(of: test.module) ?? test.module
                 guard !skipping.contains(target) else { continue }
                 outcomes[target, default: [:]][test.id] = TestOutcome(
                     name: test.name, location: location(of: test, mapper: mapper),
@@ -237,7 +237,7 @@ public struct Verify: Sendable {
                     [.error("the test run \(status) before any test began:\n" + run.output.suffix(4000), at: nil)]
                 )
             }
-            let target = String(culprit.module.dropLast("Tests".count))
+            let target = PackageLayout.testedTarget(of: culprit.module) ?? culprit.module
             let what =
                 run.status == nil ? "did not finish within \(testTimeout) (a deadlock?)" : "crashed the test process"
             outcomes[target, default: [:]][culprit.id] = TestOutcome(
@@ -262,7 +262,7 @@ public struct Verify: Sendable {
         _ targets: [StepTarget], of codebase: Codebase, tutorials: [CheckedTutorial],
         into results: inout [String: TargetResult]
     ) async throws {
-        let binaries = URL(fileURLWithPath: directory).appendingPathComponent(".build/debug")
+        let binaries = URL(fileURLWithPath: directory).appendingPathComponent(PackageLayout.debugBinaries)
         for target in targets {
             guard let tutorial = tutorials.first(where: { $0.tutorial.id == target.tutorialID })?.tutorial,
                 let lesson = codebase.lessons.first(where: { $0.tutorialID == tutorial.id })

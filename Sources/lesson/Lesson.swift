@@ -128,7 +128,7 @@ struct Lesson: AsyncParsableCommand {
             throw ValidationError("\(codebase) does not exist yet: run `swift run build-docs` first.")
         }
         terminal.write(terminal.styled(strings["lesson.building"], "2") + "\n")
-        let product = "\(tutorial)-lesson"
+        let product = PackageLayout.lessonProduct(tutorialID: tutorial)
         let build = try await Subprocess.run(
             .name("swift"), arguments: ["build", "--package-path", codebase, "--product", product],
             output: .string(limit: 64 << 20), error: .combinedWithOutput)
@@ -136,7 +136,7 @@ struct Lesson: AsyncParsableCommand {
             terminal.write(build.standardOutput)
             throw ValidationError("the lesson's code does not build; run `swift run build-docs` to see why.")
         }
-        return codebase + "/.build/debug/" + product
+        return codebase + "/" + PackageLayout.debugBinaries + "/" + product
     }
 
     /// The first of the user's languages (from LANGUAGE, LC_ALL, LC_MESSAGES or LANG) that the tutorial has.

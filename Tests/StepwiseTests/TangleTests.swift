@@ -14,6 +14,18 @@ struct TangleTests {
             .tangle([try LanguageCheck().check(tutorial)])
     }
 
+    @Test func everyGeneratedFileOfAStepNamesItsTargetBack() throws {
+        let codebase = try tangle(try Sandbox())
+        for target in codebase.targets {
+            let owned = codebase.files.filter { PackageLayout.target(ofPath: $0.path) == target.name }
+            #expect(owned.contains { $0.path == target.path(of: .source, "Greeter.swift") })
+            #expect(owned.contains { $0.path.hasPrefix(PackageLayout.tests(of: target.testName) + "/") })
+            #expect(owned.allSatisfy { PackageLayout.isGenerated($0.contents) })
+        }
+        #expect(PackageLayout.testedTarget(of: "GreetingStep01") == nil, "a library is not a test target")
+        #expect(PackageLayout.target(ofPath: "Package.swift") == nil)
+    }
+
     @Test func everyStepIsATargetWithTestsAndTranslatedStringsGetVariants() throws {
         let codebase = try tangle(try Sandbox())
         #expect(
