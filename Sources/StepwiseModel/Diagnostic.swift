@@ -13,23 +13,27 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
     public var message: String
     /// Further lines that explain it (a diff, a note naming the other file).
     public var notes: [Diagnostic]
+    /// The listing whose code it is about, set by the stage that knows (verify maps every
+    /// generated line back to its listing); nil for anything else.
+    public var listingID: String?
 
     /// Creates a diagnostic.
     public init(
         _ severity: Severity = .error, at location: SourceLocation?, _ message: String,
-        notes: [Diagnostic] = []
+        notes: [Diagnostic] = [], listingID: String? = nil
     ) {
         self.severity = severity
         self.location = location
         self.message = message
         self.notes = notes
+        self.listingID = listingID
     }
 
-    /// An error at `location`.
+    /// An error at `location`, in listing `listingID` when it is in one.
     public static func error(
-        _ message: String, at location: SourceLocation?, notes: [Diagnostic] = []
+        _ message: String, at location: SourceLocation?, notes: [Diagnostic] = [], listingID: String? = nil
     ) -> Diagnostic {
-        Diagnostic(.error, at: location, message, notes: notes)
+        Diagnostic(.error, at: location, message, notes: notes, listingID: listingID)
     }
 
     /// A note at `location`, to hang under an error.

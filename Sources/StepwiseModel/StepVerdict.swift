@@ -36,11 +36,9 @@ public struct StepVerdict: Sendable, Hashable {
         self.result = result
         self.status = status
         self.listings = step.listings.map { listing in
-            let ranges = Self.lineRanges(of: listing.id, step: step.id, in: tutorial)
-            let own = (result?.diagnostics ?? []).filter { diagnostic in
-                guard let location = diagnostic.location else { return false }
-                return ranges.contains { $0.file == location.file && $0.lines.contains(location.line) }
-            }
+            // A listing's id is the same in every language, so a problem in the source
+            // language's code counts for the translations that share its target.
+            let own = (result?.diagnostics ?? []).filter { $0.listingID == listing.id }
             claimed.formUnion(own)
             return ListingVerdict(
                 id: listing.id, status: status == .verified && !own.isEmpty ? .failed : status, diagnostics: own)
@@ -51,16 +49,4 @@ public struct StepVerdict: Sendable, Hashable {
     /// The verdict on listing `id`.
     public func listing(_ id: String) -> ListingVerdict? { listings.first { $0.id == id } }
 
-    /// The lines of listing `id` in every language, so that a diagnostic in the source
-    /// language's code counts for the translations that share its target.
-    private static func lineRanges(of id: String, step stepID: String, in tutorial: Tutorial)
-        -> [(file: String, lines: ClosedRange<Int>)]
-    {
-        tutorial.documents.values.compactMap { document in
-            guard let listing = document.step(stepID)?.listings.first(where: { $0.id == id }),
-                let first = listing.lines.first?.location.line, let last = listing.lines.last?.location.line
-            else { return nil }
-            return (document.file, first...last)
-        }
-    }
 }

@@ -25,12 +25,13 @@ struct SourceMapper {
         return String(absolute.dropFirst(root.count + 1))
     }
 
-    /// Where a generated position came from, or nil when it came from no source.
-    func map(path: String, line: Int, column: Int) -> SourceLocation? {
+    /// Where a generated position came from, and the listing it is in (nil for a hidden
+    /// file's line); nil when it came from no source.
+    func map(path: String, line: Int, column: Int) -> (location: SourceLocation, listingID: String?)? {
         guard let relative = relativePath(path), let origin = files[relative]?.origin(ofLine: line) else { return nil }
         var location = origin.location
         location.column += max(max(column, 1) - 1 - origin.indent, 0)
-        return location
+        return (location, origin.listingID)
     }
 
     /// The step target (by library target name) that a generated file belongs to.

@@ -222,11 +222,12 @@ public struct Verify: Sendable {
                 outcomes[target, default: [:]][test.id] = TestOutcome(
                     name: test.name, location: location(of: test, mapper: mapper),
                     diagnostics: test.failures.map { failure in
-                        .error(
-                            "test '\(test.name)' failed: \(failure.message)",
-                            at: failure.location.flatMap {
-                                mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column)
-                            })
+                        let mapped = failure.location.flatMap {
+                            mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column)
+                        }
+                        return .error(
+                            "test '\(test.name)' failed: \(failure.message)", at: mapped?.location,
+                            listingID: mapped?.listingID)
                     })
             }
             if events.runEnded { return (outcomes, []) }
@@ -254,7 +255,7 @@ public struct Verify: Sendable {
 
     /// Where a test is declared, in the tutorial's sources.
     private func location(of test: TestEvents.TestCase, mapper: SourceMapper) -> SourceLocation? {
-        test.location.flatMap { mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column) }
+        test.location.flatMap { mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column)?.location }
     }
 
     /// Runs the program of each of `targets` in each language it backs and compares its output.
@@ -303,14 +304,14 @@ public struct Verify: Sendable {
     }
 
     private func mapped(_ error: CompilerOutput.Message, mapper: SourceMapper) -> Diagnostic {
-        if let location = mapper.map(path: error.path, line: error.line, column: error.column) {
+        if let mapped = mapper.map(path: error.path, line: error.line, column: error.column) {
             return .error(
-                error.text, at: location,
+                error.text, at: mapped.location,
                 notes: [
                     .note(
                         "compiled as",
                         at: mapper.generatedLocation(path: error.path, line: error.line, column: error.column))
-                ])
+                ], listingID: mapped.listingID)
         }
         return .error(
             error.text, at: mapper.generatedLocation(path: error.path, line: error.line, column: error.column))

@@ -38,10 +38,10 @@ struct DiagnosticsMappingTests {
         // `name` in `\(name.uppercased())` sits at column 34 of the generated line (8 spaces of indentation).
         let mapped = try #require(
             mapper.map(path: directory + "/Sources/GreetingStep02/Greeter.swift", line: line, column: 34))
-        #expect(mapped.file == sandbox.path("de.xml"))
-        #expect(mapped.line == (try sandbox.line(of: "name.uppercased()", in: "de.xml")))
-        #expect(mapped.column == 34, "the XML line has the same indentation as the region")
-        #expect(file.origin(ofLine: line)?.listingID == "shouting")
+        #expect(mapped.location.file == sandbox.path("de.xml"))
+        #expect(mapped.location.line == (try sandbox.line(of: "name.uppercased()", in: "de.xml")))
+        #expect(mapped.location.column == 34, "the XML line has the same indentation as the region")
+        #expect(mapped.listingID == "shouting", "the diagnostic knows its listing; nobody guesses it back from lines")
         #expect(
             mapper.target(ofPath: directory + "/Tests/GreetingStep02FRTests/ShoutTests.swift") == "GreetingStep02FR")
         #expect(mapper.map(path: directory + "/Package.swift", line: 1, column: 1) == nil)

@@ -28,7 +28,7 @@ struct HonestOutputTests {
     @Test func withoutVerificationNoListingClaimsToBeVerifiedAndEveryPageSaysSo() async throws {
         let site = try await Sandbox().renderSite { _ in nil }
         let pages = site.filter { $0.key.hasSuffix(".html") }
-        #expect(pages.count == 9)
+        #expect(pages.count == 11, "root, 2 × (index, search, tutorial, 2 steps)")
         for (path, page) in pages {
             #expect(page.contains(#"<p class="banner unverified" role="note">"#), "\(path) says it was not verified")
             #expect(!page.contains("kompiliert und getestet") && !page.contains("compilé et testé"), "\(path)")
@@ -56,14 +56,17 @@ struct HonestOutputTests {
             verification.targets["GreetingStep02"]!.diagnostics = [
                 .error(
                     "cannot find 'nam' in scope <b>",
-                    at: SourceLocation(file: sandbox.path("de.xml"), line: line, column: 9))
+                    at: SourceLocation(file: sandbox.path("de.xml"), line: line, column: 9), listingID: "shouting")
             ]
             return verification
         }
         let failed = try #require(site["de/greeting/02-shout.html"])
         #expect(statuses(failed) == ["failed", "failed"], "a listing of a failed step is not verified either")
         #expect(failed.contains(#"<p class="banner failed" role="note">"#))
-        #expect(failed.contains("de.xml:\(line):9: error: cannot find &#39;nam&#39; in scope &lt;b&gt;"))
+        let listing = try #require(failed.firstMatch(of: #/<figure[^>]*id="shouting"[\s\S]*?</figure>/#)).output
+        #expect(
+            listing.contains("de.xml:\(line):9: error: cannot find &#39;nam&#39; in scope &lt;b&gt;"),
+            "the diagnostic is shown under the listing it names")
         #expect(failed.contains(#"<span class="badge failed" data-status="failed">✗ Prüfung fehlgeschlagen</span>"#))
         let other = try #require(site["de/greeting/01-hello.html"])
         #expect(statuses(other) == ["verified", "verified"])
