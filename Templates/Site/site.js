@@ -90,7 +90,11 @@ if (results && index) {
 // About 160 characters of `original` around folded position `at`, each match of a word marked.
 function snippet(original, text, at, words) {
   const paragraph = document.createElement("p");
-  const from = Math.max(0, at - 60);
+  let from = Math.max(0, at - 60);
+  if (from > 0) {
+    const space = text.folded.indexOf(" ", from);
+    if (space >= 0 && space < at) from = space + 1;
+  }
   const to = Math.min(text.folded.length, at + 100);
   let position = from;
   if (from > 0) paragraph.append("… ");
