@@ -109,6 +109,7 @@ let package = Package(
                 "Stepwise", "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseTranslate", "StepwiseTangle",
                 "StepwiseVerify", "StepwiseRender", "StepwiseReport",
             ],
+            exclude: ["Golden"],
             resources: [.copy("Fixtures")]
         ),
     ],

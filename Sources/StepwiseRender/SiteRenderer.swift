@@ -58,7 +58,7 @@ public struct SiteRenderer: Stage {
 
     /// Every file of the site.
     public func run(_ input: Input) async throws -> [SiteFile] {
-        let library = try loadTemplates()
+        let library = try await loadTemplates()
         let languages = Array(Set(input.tutorials.flatMap(\.tutorial.manifest.languages))).sorted()
         var strings: [String: InterfaceStrings] = [:]
         for language in languages {
@@ -68,23 +68,22 @@ public struct SiteRenderer: Stage {
         for language in languages {
             let pages = PageContext(
                 language: language, languages: languages, strings: strings, verification: input.verification)
+            let words = strings[language]!
             let tutorials = input.tutorials.filter { $0.tutorial.documents[language] != nil }
             var search = SearchIndex(language: language)
+            let index = Pages.Index(
+                tutorials: tutorials.map { checked in
+                    Pages.Index.Entry(
+                        href: "\(checked.tutorial.id)/index.html",
+                        title: Typography(language: language).apply(
+                            checked.tutorial.manifest.titles[language] ?? checked.tutorial.id),
+                        steps: checked.tutorial.manifest.steps.count)
+                },
+                siteIntro: input.verification?.succeeded == true ? words["siteIntro"] : words["siteIntro.unverified"],
+                strings: StringsLookup(words))
             files.append(
                 try page(
-                    library, "index", at: "\(language)/index.html", pages,
-                    [
-                        "tutorials": tutorials.map { checked in
-                            [
-                                "href": "\(checked.tutorial.id)/index.html",
-                                "title": Typography(language: language).apply(
-                                    checked.tutorial.manifest.titles[language] ?? checked.tutorial.id),
-                                "steps": checked.tutorial.manifest.steps.count,
-                            ] as [String: Any]
-                        },
-                        "siteIntro": input.verification?.succeeded == true
-                            ? strings[language]!["siteIntro"] : strings[language]!["siteIntro.unverified"],
-                    ], title: strings[language]!["siteTitle"],
+                    library, "index", index, at: "\(language)/index.html", pages, title: words["siteTitle"],
                     alternates: { "\($0)/index.html" }))
             for checked in tutorials {
                 files += try self.tutorial(
@@ -94,22 +93,21 @@ public struct SiteRenderer: Stage {
             files.append(SiteFile(path: "\(language)/search-index.js", contents: search.script))
             files.append(
                 try page(
-                    library, "search", at: "\(language)/search.html", pages, [:],
-                    title: strings[language]!["search"] + " – " + strings[language]!["siteTitle"],
-                    alternates: { "\($0)/search.html" }))
+                    library, "search", Pages.Search(strings: StringsLookup(words)), at: "\(language)/search.html",
+                    pages, title: words["search"] + " – " + words["siteTitle"], alternates: { "\($0)/search.html" }))
         }
+        let first = PageContext(
+            language: languages.first ?? "en", languages: languages, strings: strings,
+            verification: input.verification)
+        let root = Pages.Root(
+            entries: languages.map {
+                Pages.Root.Entry(href: "\($0)/index.html", name: strings[$0]!["languageName"], code: $0)
+            },
+            strings: StringsLookup(strings[first.language]!))
         files.append(
             try page(
-                library, "root", at: "index.html",
-                PageContext(
-                    language: languages.first ?? "en", languages: languages, strings: strings,
-                    verification: input.verification),
-                [
-                    "entries": languages.map {
-                        ["href": "\($0)/index.html", "name": strings[$0]!["languageName"], "code": $0]
-                    }
-                ],
-                title: "Stepwise", alternates: { "\($0)/index.html" }))
+                library, "root", root, at: "index.html", first, title: "Stepwise",
+                alternates: { "\($0)/index.html" }))
         files.append(SiteFile(path: "style.css", contents: try read("style.css")))
         files.append(SiteFile(path: "site.js", contents: try read("site.js")))
         return files
@@ -131,22 +129,22 @@ public struct SiteRenderer: Stage {
         let fileName = { (index: Int) in
             String(format: "%02d-", index + 1) + tutorial.manifest.steps[index].id + ".html"
         }
+        let link = { (index: Int) in
+            Pages.StepLink(href: fileName(index), number: index + 1, title: inlines(document.steps[index].title))
+        }
         let available = tutorial.manifest.languages
         search.add(href: "\(tutorial.id)/index.html", title: title, tutorial: title, blocks: document.intro)
+        let contents = Pages.Tutorial(
+            title: title, intro: document.intro.map { HTML.block($0, strings: strings, isStale: isStale) }.joined(),
+            lesson: "swift run lesson \(tutorial.id) --lang \(language)", steps: document.steps.indices.map(link),
+            strings: StringsLookup(strings))
         var files = [
             try page(
-                library, "tutorial", at: "\(language)/\(tutorial.id)/index.html", pages,
-                [
-                    "title": title,
-                    "intro": document.intro.map { HTML.block($0, strings: strings, isStale: isStale) }.joined(),
-                    "lesson": "swift run lesson \(tutorial.id) --lang \(language)",
-                    "steps": document.steps.enumerated().map { index, step in
-                        ["href": fileName(index), "number": index + 1, "title": inlines(step.title)]
-                            as [String: Any]
-                    },
-                ], title: title, alternates: { available.contains($0) ? "\($0)/\(tutorial.id)/index.html" : nil })
+                library, "tutorial", contents, at: "\(language)/\(tutorial.id)/index.html", pages, title: title,
+                alternates: { available.contains($0) ? "\($0)/\(tutorial.id)/index.html" : nil })
         ]
         let readerFiles = try ReaderFiles(document)
+        let failed = pages.verification?.succeeded == false
         for (index, step) in document.steps.enumerated() {
             search.add(
                 href: "\(tutorial.id)/\(fileName(index))", title: typography.apply(step.title.plainText),
@@ -154,31 +152,24 @@ public struct SiteRenderer: Stage {
             let verdict = StepVerdict(
                 step: step, language: language, tutorial: tutorial, codebase: codebase,
                 verification: pages.verification)
-            let stepDiagnostics = pages.verification?.succeeded == false ? verdict.otherDiagnostics : []
-            var context: [String: Any] = [
-                "tutorialTitle": title, "tutorialHref": "index.html", "title": stepTitle(step),
-                "number": index + 1, "count": document.steps.count,
-                "position": strings.format("stepOf", ["number": "\(index + 1)", "count": "\(document.steps.count)"]),
-                "blocks": step.blocks.map {
+            let stepDiagnostics = failed ? verdict.otherDiagnostics : []
+            let contents = Pages.Step(
+                tutorialTitle: title, tutorialHref: "index.html", title: stepTitle(step), number: index + 1,
+                position: strings.format(
+                    "stepOf", ["number": "\(index + 1)", "count": "\(document.steps.count)"]),
+                blocks: step.blocks.map {
                     block(
-                        for: $0, inStep: index, files: readerFiles, verdict: verdict,
-                        showsDiagnostics: pages.verification?.succeeded == false, strings: strings, isStale: isStale)
+                        for: $0, inStep: index, files: readerFiles, verdict: verdict, showsDiagnostics: failed,
+                        strings: strings, isStale: isStale)
                 },
-                "hasDiagnostics": !stepDiagnostics.isEmpty,
-                "diagnostics": stepDiagnostics.map { DiagnosticLimit.cut($0.description, fullText: "report.json") },
-                "lesson": "swift run lesson \(tutorial.id) --lang \(language) --step \(index + 1)",
-            ]
-            if index > 0 {
-                context["previous"] = [
-                    "href": fileName(index - 1), "title": inlines(document.steps[index - 1].title),
-                ]
-            }
-            if index + 1 < document.steps.count {
-                context["next"] = ["href": fileName(index + 1), "title": inlines(document.steps[index + 1].title)]
-            }
+                hasDiagnostics: !stepDiagnostics.isEmpty,
+                diagnostics: stepDiagnostics.map { DiagnosticLimit.cut($0.description, fullText: "report.json") },
+                lesson: "swift run lesson \(tutorial.id) --lang \(language) --step \(index + 1)",
+                previous: index > 0 ? link(index - 1) : nil,
+                next: index + 1 < document.steps.count ? link(index + 1) : nil, strings: StringsLookup(strings))
             files.append(
                 try page(
-                    library, "step", at: "\(language)/\(tutorial.id)/\(fileName(index))", pages, context,
+                    library, "step", contents, at: "\(language)/\(tutorial.id)/\(fileName(index))", pages,
                     title: "\(step.title.plainText) – \(title)",
                     alternates: { available.contains($0) ? "\($0)/\(tutorial.id)/\(fileName(index))" : nil }))
         }
@@ -188,39 +179,38 @@ public struct SiteRenderer: Stage {
     private func block(
         for block: Block, inStep index: Int, files: ReaderFiles, verdict: StepVerdict, showsDiagnostics: Bool,
         strings: InterfaceStrings, isStale: (SourceLocation) -> Bool
-    ) -> [String: Any] {
+    ) -> Pages.Block {
         switch block {
         case .listing(let listing):
-            let caption = listing.region.map { "\(listing.file) — \($0)" } ?? listing.file
             let listingVerdict = verdict.listing(listing.id)
             let status = listingVerdict?.status ?? .unverified
             let diagnostics = showsDiagnostics ? listingVerdict?.diagnostics ?? [] : []
             let changed = files.changedLines(of: listing, inStep: index) ?? []
-            var context: [String: Any] = [
-                "id": listing.id, "caption": caption, "isTest": listing.kind == .test,
-                "stale": isStale(listing.location) ? strings["stale"] : false,
-                "code": highlightedLines(listing.visibleLines.map(\.code)).enumerated().map { line, html in
-                    changed.contains(line) ? Self.mark(html, as: "changed") : html
-                }.joined(separator: "\n"),
-                "status": status.rawValue, "badge": badge(status, target: verdict.target, strings: strings),
-                "hasDiagnostics": !diagnostics.isEmpty,
-                "diagnostics": diagnostics.map { DiagnosticLimit.cut($0.description, fullText: "report.json") },
-            ]
-            if !changed.isEmpty {
-                context["changes"] = strings.format(
-                    changed.count == 1 ? "changedLine" : "changedLines",
-                    ["number": "\(index)", "lines": Self.ranges(changed)])
-            }
-            if let whole = files.wholeFile(of: listing, inStep: index) {
-                context["wholeFile"] = zip(whole, highlightedLines(whole.map(\.code))).map { line, html in
+            let wholeFile = files.wholeFile(of: listing, inStep: index).map { whole in
+                zip(whole, highlightedLines(whole.map(\.code))).map { line, html in
                     line.isFromListing ? Self.mark(html, as: "region") : html
                 }.joined(separator: "\n")
             }
-            return ["listing": context]
+            return Pages.Block(
+                listing: Pages.Listing(
+                    id: listing.id, caption: listing.region.map { "\(listing.file) — \($0)" } ?? listing.file,
+                    isTest: listing.kind == .test, stale: isStale(listing.location) ? strings["stale"] : nil,
+                    code: highlightedLines(listing.visibleLines.map(\.code)).enumerated().map { line, html in
+                        changed.contains(line) ? Self.mark(html, as: "changed") : html
+                    }.joined(separator: "\n"),
+                    status: status.rawValue, badge: badge(status, target: verdict.target, strings: strings),
+                    hasDiagnostics: !diagnostics.isEmpty,
+                    diagnostics: diagnostics.map { DiagnosticLimit.cut($0.description, fullText: "report.json") },
+                    changes: changed.isEmpty
+                        ? nil
+                        : strings.format(
+                            changed.count == 1 ? "changedLine" : "changedLines",
+                            ["number": "\(index)", "lines": Self.ranges(changed)]),
+                    wholeFile: wholeFile))
         case .output(let output):
-            return ["output": ["id": output.id, "text": output.text]]
+            return Pages.Block(output: Pages.Output(id: output.id, text: output.text))
         default:
-            return ["prose": HTML.block(block, strings: strings, isStale: isStale)]
+            return Pages.Block(prose: HTML.block(block, strings: strings, isStale: isStale))
         }
     }
 
@@ -259,35 +249,32 @@ public struct SiteRenderer: Stage {
         }
     }
 
-    /// Renders a page body, then the layout around it.
+    /// Renders a page body from its typed context, then the layout around it.
     private func page(
-        _ library: MustacheLibrary, _ template: String, at path: String, _ pages: PageContext, _ context: [String: Any],
+        _ library: MustacheLibrary, _ template: String, _ contents: Any, at path: String, _ pages: PageContext,
         title: String, alternates: (String) -> String?
     ) throws -> SiteFile {
         let depth = path.split(separator: "/").count - 1
         let root = String(repeating: "../", count: depth)
         let strings = pages.strings[pages.language]!
-        var context = context
-        context["strings"] = StringsLookup(strings)
-        guard let body = library.render(context, withTemplate: template) else {
+        guard let body = library.render(contents, withTemplate: template) else {
             throw DiagnosticError(.error("no template '\(template).mustache' in \(templates)", at: nil))
         }
-        let languages = pages.languages.compactMap { language -> [String: Any]? in
-            guard let href = alternates(language) else { return nil }
-            return [
-                "code": language, "name": pages.strings[language]!["languageName"], "href": root + href,
-                "current": language == pages.language,
-            ]
-        }
-        var layout: [String: Any] = [
-            "language": pages.language, "title": title, "body": body, "root": root, "languages": languages,
-            "searchHref": root + pages.language + "/search.html",
-            "strings": StringsLookup(strings),
-            "footer": pages.verification?.succeeded == true ? strings["footer"] : strings["footer.unverified"],
-        ]
+        var layout = Pages.Layout(
+            language: pages.language, title: title, body: body, root: root,
+            searchHref: root + pages.language + "/search.html",
+            languages: pages.languages.compactMap { language in
+                alternates(language).map { href in
+                    Pages.LanguageLink(
+                        code: language, name: pages.strings[language]!["languageName"], href: root + href,
+                        current: language == pages.language)
+                }
+            },
+            footer: pages.verification?.succeeded == true ? strings["footer"] : strings["footer.unverified"],
+            strings: StringsLookup(strings))
         switch pages.verification?.succeeded {
-        case nil: (layout["banner"], layout["bannerKind"]) = (strings["banner.unverified"], "unverified")
-        case false?: (layout["banner"], layout["bannerKind"]) = (strings["banner.preview"], "failed")
+        case nil: (layout.banner, layout.bannerKind) = (strings["banner.unverified"], "unverified")
+        case false?: (layout.banner, layout.bannerKind) = (strings["banner.preview"], "failed")
         case true?: break
         }
         guard let html = library.render(layout, withTemplate: "layout") else {
@@ -306,20 +293,19 @@ public struct SiteRenderer: Stage {
         return text
     }
 
-    private func loadTemplates() throws -> MustacheLibrary {
-        var library = MustacheLibrary()
-        for name in ["layout", "root", "index", "tutorial", "step", "search"] {
-            let file = (templates as NSString).appendingPathComponent("\(name).mustache")
-            do {
-                try library.register(try read("\(name).mustache"), named: name)
-            } catch let error as DiagnosticError {
-                throw error
-            } catch {
-                throw DiagnosticError(
-                    .error("the template does not parse: \(error)", at: SourceLocation(file: file, line: 1)))
-            }
+    /// Every `.mustache` file of the templates' folder, parsed once; a template that does not
+    /// parse is reported at its file, line and column.
+    private func loadTemplates() async throws -> MustacheLibrary {
+        do {
+            return try await MustacheLibrary(directory: templates)
+        } catch let error as MustacheLibrary.ParserError {
+            throw DiagnosticError(
+                .error(
+                    "the template does not parse: \(error.error)",
+                    at: SourceLocation(
+                        file: (templates as NSString).appendingPathComponent(error.filename),
+                        line: error.context.lineNumber, column: error.context.columnNumber)))
         }
-        return library
     }
 }
 
@@ -332,7 +318,7 @@ private struct PageContext {
 }
 
 /// Lets templates write `{{strings.next}}`.
-private struct StringsLookup: MustacheParent {
+struct StringsLookup: MustacheParent {
     let strings: InterfaceStrings
 
     init(_ strings: InterfaceStrings) { self.strings = strings }

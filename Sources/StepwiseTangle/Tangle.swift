@@ -21,12 +21,13 @@ public struct Tangle: Sendable {
     }
 
     /// The generated package for `tutorials`.
-    public func tangle(_ tutorials: [CheckedTutorial]) throws(DiagnosticError) -> Codebase {
+    public func tangle(_ tutorials: [CheckedTutorial]) async throws(DiagnosticError) -> Codebase {
+        let library = try await loadTemplates()
         var files: [GeneratedFile] = []
         var targets: [StepTarget] = []
         var lessons: [LessonProduct] = []
         var lessonFiles: [GeneratedFile] = []
-        var benchmarks: [[String: Any]] = []
+        var benchmarks: [CodebaseTemplates.Benchmark] = []
         var problems: [Diagnostic] = []
         var libraries: [SystemLibrary] = []
         var packages: [PackageDependency] = []
@@ -70,7 +71,7 @@ public struct Tangle: Sendable {
                 lessons.append(lesson)
                 lessonFiles.append(
                     try render(
-                        "Lesson.swift", to: PackageLayout.sources(of: lesson.target) + "/main.swift",
+                        library, "Lesson.swift", to: PackageLayout.sources(of: lesson.target) + "/main.swift",
                         lessonContext(lesson, tutorial: tutorial.tutorial, targets: tutorialTargets)))
             } catch {
                 problems += error.diagnostics
@@ -79,47 +80,40 @@ public struct Tangle: Sendable {
         if !problems.isEmpty { throw DiagnosticError(problems) }
         let librariesOf = Dictionary(
             uniqueKeysWithValues: tutorials.map { ($0.tutorial.id, $0.tutorial.manifest.systemLibraries.map(\.name)) })
-        let packageContext: [String: Any] = [
-            "header": header,
-            "systemLibraries": libraries.map { ["name": $0.name, "path": PackageLayout.sources(of: $0.name)] },
-            "targets": targets.map {
-                [
-                    "name": $0.name, "testName": $0.testName, "libraries": librariesOf[$0.tutorialID] ?? [],
-                    "hasLibraries": !(librariesOf[$0.tutorialID] ?? []).isEmpty,
-                ]
+        let package = CodebaseTemplates.Package(
+            header: header,
+            systemLibraries: libraries.map { .init(name: $0.name, path: PackageLayout.sources(of: $0.name)) },
+            targets: targets.map {
+                let libraries = librariesOf[$0.tutorialID] ?? []
+                return .init(
+                    name: $0.name, testName: $0.testName, libraries: libraries, hasLibraries: !libraries.isEmpty)
             },
-            "lessons": lessons.map { lesson in
-                [
-                    "name": lesson.name, "target": lesson.target,
-                    "dependencies": targets.filter { $0.tutorialID == lesson.tutorialID }.map(\.name)
-                        + (librariesOf[lesson.tutorialID] ?? []),
-                ]
+            lessons: lessons.map { lesson in
+                .init(
+                    name: lesson.name, target: lesson.target,
+                    dependencies: targets.filter { $0.tutorialID == lesson.tutorialID }.map(\.name)
+                        + (librariesOf[lesson.tutorialID] ?? []))
             },
-            "benchmarks": benchmarks,
-            "packages": packages.map { ["url": $0.url, "from": $0.from] },
-            "hasPackages": !packages.isEmpty,
-        ]
-        for library in libraries {
-            let context: [String: Any] = [
-                "header": header, "link": library.link, "include": library.header, "name": library.name,
-            ]
-            let folder = PackageLayout.sources(of: library.name)
-            files.append(try render("module.modulemap", to: folder + "/module.modulemap", context))
-            files.append(try render("shim.h", to: folder + "/shim.h", context))
+            benchmarks: benchmarks, packages: packages.map { .init(url: $0.url, from: $0.from) },
+            hasPackages: !packages.isEmpty)
+        for systemLibrary in libraries {
+            let context = CodebaseTemplates.SystemLibrary(
+                header: header, link: systemLibrary.link, include: systemLibrary.header, name: systemLibrary.name)
+            let folder = PackageLayout.sources(of: systemLibrary.name)
+            files.append(try render(library, "module.modulemap", to: folder + "/module.modulemap", context))
+            files.append(try render(library, "shim.h", to: folder + "/shim.h", context))
         }
-        let readmeContext: [String: Any] = [
-            "header": header, "exampleTest": targets.first?.testName ?? "",
-            "lessons": zip(lessons, tutorials).map { lesson, tutorial in
-                [
-                    "tutorialID": lesson.tutorialID, "name": lesson.name,
-                    "firstLanguage": tutorial.tutorial.manifest.sourceLanguage,
-                    "stepRange": "1–\(tutorial.tutorial.manifest.steps.count)",
-                ]
+        let readme = CodebaseTemplates.Readme(
+            header: header, exampleTest: targets.first?.testName ?? "",
+            lessons: zip(lessons, tutorials).map { lesson, tutorial in
+                .init(
+                    tutorialID: lesson.tutorialID, name: lesson.name,
+                    firstLanguage: tutorial.tutorial.manifest.sourceLanguage,
+                    stepRange: "1–\(tutorial.tutorial.manifest.steps.count)")
             },
-            "benchmarks": benchmarks, "hasBenchmarks": !benchmarks.isEmpty,
-        ]
-        files.append(try render("Package.swift", to: "Package.swift", packageContext))
-        files.append(try render("README.md", to: "README.md", readmeContext))
+            benchmarks: benchmarks, hasBenchmarks: !benchmarks.isEmpty)
+        files.append(try render(library, "Package.swift", to: "Package.swift", package))
+        files.append(try render(library, "README.md", to: "README.md", readme))
         return Codebase(
             files: (files + lessonFiles).sorted { $0.path < $1.path }, targets: targets, lessons: lessons)
     }
@@ -130,7 +124,7 @@ public struct Tangle: Sendable {
     /// The tutorial's benchmark executable, when it has one: the manifest's file as `main.swift`,
     /// importing the last step's module, and the template context of its target.
     private func benchmark(of manifest: Manifest, last targets: [StepTarget]) throws(DiagnosticError)
-        -> (file: GeneratedFile, context: [String: Any])?
+        -> (file: GeneratedFile, context: CodebaseTemplates.Benchmark)?
     {
         guard let benchmark = manifest.benchmark,
             let last = targets.last(where: { $0.variantLanguage == nil })
@@ -139,12 +133,10 @@ public struct Tangle: Sendable {
         let file = GeneratedFile(
             path: PackageLayout.sources(of: target) + "/main.swift", prologue: [header, "import \(last.name)", ""],
             lines: benchmark.lines)
-        let context: [String: Any] = [
-            "tutorialID": manifest.id, "name": PackageLayout.benchmarkProduct(tutorialID: manifest.id),
-            "target": target,
-            "dependencies": [last.name] + manifest.systemLibraries.map(\.name),
-            "products": manifest.benchmarkPackages.map { ["name": $0.product, "package": $0.identity] },
-        ]
+        let context = CodebaseTemplates.Benchmark(
+            tutorialID: manifest.id, name: PackageLayout.benchmarkProduct(tutorialID: manifest.id), target: target,
+            dependencies: [last.name] + manifest.systemLibraries.map(\.name),
+            products: manifest.benchmarkPackages.map { .init(name: $0.product, package: $0.identity) })
         return (file, context)
     }
 
@@ -218,46 +210,52 @@ public struct Tangle: Sendable {
         }
     }
 
-    private func lessonContext(_ lesson: LessonProduct, tutorial: Tutorial, targets: [StepTarget]) -> [String: Any] {
+    private func lessonContext(_ lesson: LessonProduct, tutorial: Tutorial, targets: [StepTarget])
+        -> CodebaseTemplates.Lesson
+    {
         let manifest = tutorial.manifest
-        return [
-            "header": header, "tutorialID": tutorial.id, "name": lesson.name, "entry": manifest.entryPoint,
-            "firstLanguage": manifest.sourceLanguage, "languageList": manifest.languages.joined(separator: ", "),
-            "imports": targets.map(\.name),
-            "steps": manifest.steps.enumerated().map { index, step in
-                [
-                    "number": index + 1, "stepID": step.id,
-                    "languages": manifest.languages.map { language in
-                        [
-                            "language": language,
-                            "module": targets.first {
-                                $0.stepID == step.id && $0.languages.contains(language)
-                            }!.name,
-                        ]
-                    },
-                ] as [String: Any]
-            },
-        ]
+        return CodebaseTemplates.Lesson(
+            header: header, tutorialID: tutorial.id, name: lesson.name, entry: manifest.entryPoint,
+            firstLanguage: manifest.sourceLanguage, languageList: manifest.languages.joined(separator: ", "),
+            imports: targets.map(\.name),
+            steps: manifest.steps.enumerated().map { index, step in
+                .init(
+                    number: index + 1, stepID: step.id,
+                    languages: manifest.languages.map { language in
+                        .init(
+                            language: language,
+                            module: targets.first { $0.stepID == step.id && $0.languages.contains(language) }!.name)
+                    })
+            })
     }
 
-    private func render(_ template: String, to path: String, _ context: [String: Any]) throws(DiagnosticError)
-        -> GeneratedFile
-    {
-        let file = (templates as NSString).appendingPathComponent(template + ".mustache")
-        let text: String
-        let parsed: MustacheTemplate
+    /// Every `.mustache` file of the templates' folder, parsed once; a template that does not
+    /// parse is reported at its file, line and column.
+    private func loadTemplates() async throws(DiagnosticError) -> MustacheLibrary {
         do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
-        } catch {
-            throw DiagnosticError(.error("cannot read the template", at: SourceLocation(file: file, line: 1)))
-        }
-        do {
-            parsed = try MustacheTemplate(string: text)
-        } catch {
+            return try await MustacheLibrary(directory: templates)
+        } catch let error as MustacheLibrary.ParserError {
             throw DiagnosticError(
-                .error("the template does not parse: \(error)", at: SourceLocation(file: file, line: 1)))
+                .error(
+                    "the template does not parse: \(error.error)",
+                    at: SourceLocation(
+                        file: (templates as NSString).appendingPathComponent(error.filename),
+                        line: error.context.lineNumber, column: error.context.columnNumber)))
+        } catch {
+            throw DiagnosticError(.error("cannot read the templates in \(templates): \(error)", at: nil))
         }
-        let contents = parsed.render(context)
+    }
+
+    private func render(_ library: MustacheLibrary, _ template: String, to path: String, _ context: Any)
+        throws(DiagnosticError) -> GeneratedFile
+    {
+        guard let contents = library.render(context, withTemplate: template) else {
+            throw DiagnosticError(
+                .error(
+                    "no template \(template).mustache",
+                    at: SourceLocation(
+                        file: (templates as NSString).appendingPathComponent(template + ".mustache"), line: 1)))
+        }
         return GeneratedFile(
             path: path, contents: contents,
             origins: Array(
@@ -270,7 +268,7 @@ extension Tangle: Stage {
     public var name: String { "tangle" }
 
     /// The generated package for the tutorials, in memory.
-    public func run(_ input: [CheckedTutorial]) async throws -> Codebase { try tangle(input) }
+    public func run(_ input: [CheckedTutorial]) async throws -> Codebase { try await tangle(input) }
 }
 
 extension GeneratedFile {

@@ -24,10 +24,12 @@ struct DiagnosticsMappingTests {
         #expect(errors.first?.text == "cannot find 'nam' in scope")
     }
 
-    @Test func generatedPositionsMapToTheListingLineAndColumn() throws {
+    @Test func generatedPositionsMapToTheListingLineAndColumn() async throws {
         let sandbox = try Sandbox()
         let tutorial = try LanguageCheck().check(try ContentLoader(contentDirectory: sandbox.content.path).load()[0])
-        let codebase = try Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle([tutorial])
+        let codebase = try await Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle([
+            tutorial
+        ])
         let directory = sandbox.output.appendingPathComponent("Codebase").path
         let mapper = SourceMapper(codebase: codebase, directory: directory)
         let file = try #require(codebase.file("Sources/GreetingStep02/Greeter.swift"))

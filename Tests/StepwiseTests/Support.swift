@@ -46,7 +46,9 @@ struct Sandbox {
     /// codebase (nil: verification skipped).
     func renderSite(verification: (Codebase) -> Verification? = { _ in nil }) async throws -> [String: String] {
         let tutorial = try LanguageCheck().check(try ContentLoader(contentDirectory: content.path).load()[0])
-        let codebase = try Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle([tutorial])
+        let codebase = try await Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle([
+            tutorial
+        ])
         let files = try await SiteRenderer(templates: templatesFolder + "/Site").run(
             .init(tutorials: [tutorial], codebase: codebase, verification: verification(codebase)))
         return Dictionary(uniqueKeysWithValues: files.map { ($0.path, $0.contents) })

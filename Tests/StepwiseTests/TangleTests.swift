@@ -8,14 +8,36 @@ import Testing
 
 @Suite("Tangling")
 struct TangleTests {
-    private func tangle(_ sandbox: Sandbox) throws -> Codebase {
+    private func tangle(_ sandbox: Sandbox) async throws -> Codebase {
         let tutorial = try ContentLoader(contentDirectory: sandbox.content.path).load()[0]
-        return try Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content")
+        return try await Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content")
             .tangle([try LanguageCheck().check(tutorial)])
     }
 
-    @Test func everyGeneratedFileOfAStepNamesItsTargetBack() throws {
-        let codebase = try tangle(try Sandbox())
+    @Test func aTemplateThatDoesNotParseIsReportedAtItsFileAndLine() async throws {
+        let sandbox = try Sandbox()
+        let templates = sandbox.root.appendingPathComponent("Templates")
+        try FileManager.default.copyItem(
+            at: URL(fileURLWithPath: templatesFolder).appendingPathComponent("Codebase"), to: templates)
+        let readme = templates.appendingPathComponent("README.md.mustache")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        try text.replacingOccurrences(of: "{{/lessons}}", with: "{{/lesson}}")
+            .write(to: readme, atomically: true, encoding: .utf8)
+        let tutorial = try ContentLoader(contentDirectory: sandbox.content.path).load()[0]
+        let error = try await #require(throws: DiagnosticError.self) {
+            try await Tangle(templates: templates.path, contentLabel: "Content")
+                .tangle([try LanguageCheck().check(tutorial)])
+        }
+        let location = try #require(error.first.location)
+        #expect(location.file == readme.path)
+        let line = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex {
+            $0.contains("{{/lessons}}")
+        }!
+        #expect(location.line == line + 1, "the line of the tag that does not close, not line 1")
+    }
+
+    @Test func everyGeneratedFileOfAStepNamesItsTargetBack() async throws {
+        let codebase = try await tangle(try Sandbox())
         for target in codebase.targets {
             let owned = codebase.files.filter { PackageLayout.target(ofPath: $0.path) == target.name }
             #expect(owned.contains { $0.path == target.path(of: .source, "Greeter.swift") })
@@ -26,8 +48,8 @@ struct TangleTests {
         #expect(PackageLayout.target(ofPath: "Package.swift") == nil)
     }
 
-    @Test func everyStepIsATargetWithTestsAndTranslatedStringsGetVariants() throws {
-        let codebase = try tangle(try Sandbox())
+    @Test func everyStepIsATargetWithTestsAndTranslatedStringsGetVariants() async throws {
+        let codebase = try await tangle(try Sandbox())
         #expect(
             codebase.targets.map(\.name) == [
                 "GreetingStep01", "GreetingStep01FR", "GreetingStep02", "GreetingStep02FR",
@@ -40,7 +62,7 @@ struct TangleTests {
         #expect(package.contains(#".executable(name: "greeting-lesson", targets: ["GreetingLesson"])"#))
     }
 
-    @Test func systemLibrariesAndTheBenchmarkJoinTheTutorialsTargets() throws {
+    @Test func systemLibrariesAndTheBenchmarkJoinTheTutorialsTargets() async throws {
         let sandbox = try Sandbox()
         try sandbox.edit(
             "manifest.xml", replacing: "  <step id=\"hello\">",
@@ -53,7 +75,7 @@ struct TangleTests {
             atPath: sandbox.path("bench"), withIntermediateDirectories: true)
         try "let started = ContinuousClock.now\nprint(Greeter(name: \"x\"))\n".write(
             toFile: sandbox.path("bench/Speed.swift"), atomically: true, encoding: .utf8)
-        let codebase = try tangle(sandbox)
+        let codebase = try await tangle(sandbox)
         let package = try #require(codebase.file("Package.swift")?.contents)
         #expect(package.contains(#".systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),"#))
         #expect(package.contains(#".target(name: "GreetingStep01FR", dependencies: ["CSQLite"]),"#))
@@ -75,7 +97,7 @@ struct TangleTests {
                 == SourceLocation(file: sandbox.path("bench/Speed.swift"), line: 2))
     }
 
-    @Test func theBenchmarkMayDependOnAPackage() throws {
+    @Test func theBenchmarkMayDependOnAPackage() async throws {
         let sandbox = try Sandbox()
         try sandbox.edit(
             "manifest.xml", replacing: "  <step id=\"hello\">",
@@ -88,7 +110,7 @@ struct TangleTests {
         try FileManager.default.createDirectory(
             atPath: sandbox.path("bench"), withIntermediateDirectories: true)
         try "import OpenCombine\n".write(toFile: sandbox.path("bench/Speed.swift"), atomically: true, encoding: .utf8)
-        let package = try #require(try tangle(sandbox).file("Package.swift")?.contents)
+        let package = try #require(try await tangle(sandbox).file("Package.swift")?.contents)
         #expect(
             package.contains(
                 """
@@ -100,8 +122,8 @@ struct TangleTests {
         #expect(package.components(separatedBy: ".product(").count == 2, "only the benchmark gets it")
     }
 
-    @Test func laterStepsCarryFilesAndReplaceRegionsAtTheirIndentation() throws {
-        let codebase = try tangle(try Sandbox())
+    @Test func laterStepsCarryFilesAndReplaceRegionsAtTheirIndentation() async throws {
+        let codebase = try await tangle(try Sandbox())
         let step2 = try #require(codebase.file("Sources/GreetingStep02/Greeter.swift"))
         #expect(step2.contents.contains("    public init(name: String) { self.name = name }"), "carried from step 1")
         #expect(
@@ -111,17 +133,17 @@ struct TangleTests {
         #expect(codebase.file("Sources/GreetingStep02/Demo.swift") != nil, "files carry over")
     }
 
-    @Test func hiddenTestsJoinTheirStepAndCanBeRemoved() throws {
-        let codebase = try tangle(try Sandbox())
+    @Test func hiddenTestsJoinTheirStepAndCanBeRemoved() async throws {
+        let codebase = try await tangle(try Sandbox())
         let hidden = try #require(codebase.file("Tests/GreetingStep01Tests/GreeterTests.swift"))
         #expect(hidden.contents.contains("@testable import GreetingStep01\n"))
         #expect(codebase.file("Tests/GreetingStep02Tests/GreeterTests.swift") == nil)
         #expect(codebase.file("Tests/GreetingStep02Tests/ShoutTests.swift") != nil)
     }
 
-    @Test func everyGeneratedLineKnowsItsSource() throws {
+    @Test func everyGeneratedLineKnowsItsSource() async throws {
         let sandbox = try Sandbox()
-        let codebase = try tangle(sandbox)
+        let codebase = try await tangle(sandbox)
         let file = try #require(codebase.file("Sources/GreetingStep02FR/Greeter.swift"))
         let lines = file.contents.split(separator: "\n", omittingEmptySubsequences: false)
         let index = try #require(lines.firstIndex { $0.contains("uppercased") })
@@ -138,38 +160,38 @@ struct TangleTests {
                 == SourceLocation(file: sandbox.path("tests/GreeterTests.swift"), line: 4))
     }
 
-    @Test func aRegionThatDoesNotExistIsAnError() throws {
+    @Test func aRegionThatDoesNotExistIsAnError() async throws {
         let sandbox = try Sandbox()
         try sandbox.edit("de.xml", replacing: #"region="greeting""#, with: #"region="greting""#)
         try sandbox.edit("fr.xml", replacing: #"region="greeting""#, with: #"region="greting""#)
-        let error = try #require(throws: DiagnosticError.self) { try tangle(sandbox) }
+        let error = try await #require(throws: DiagnosticError.self) { try await tangle(sandbox) }
         #expect(
             error.first.message
                 == "region 'greting' does not exist in Greeter.swift as step 'hello' left it (its regions: greeting)")
         #expect(error.first.location?.line == (try sandbox.line(of: #"region="greting""#, in: "de.xml")))
     }
 
-    @Test func xcTestCasesAreRefusedRatherThanSilentlyNotRun() throws {
+    @Test func xcTestCasesAreRefusedRatherThanSilentlyNotRun() async throws {
         let sandbox = try Sandbox()
         try sandbox.edit(
             "de.xml", replacing: "import Testing\n\n@Test func shouts()", with: "import XCTest\n\n@Test func shouts()")
         try sandbox.edit(
             "fr.xml", replacing: "import Testing\n\n@Test func shouts()", with: "import XCTest\n\n@Test func shouts()")
-        let error = try #require(throws: DiagnosticError.self) { try tangle(sandbox) }
+        let error = try await #require(throws: DiagnosticError.self) { try await tangle(sandbox) }
         #expect(error.first.message.hasPrefix("ShoutTests.swift imports XCTest"))
         #expect(error.first.location?.line == (try sandbox.line(of: "import XCTest", in: "de.xml")))
     }
 
-    @Test func aStepWithoutTestsIsAnError() throws {
+    @Test func aStepWithoutTestsIsAnError() async throws {
         let sandbox = try Sandbox()
         try sandbox.edit("manifest.xml", replacing: #"<hidden-test file="tests/GreeterTests.swift"/>"#, with: "")
-        let error = try #require(throws: DiagnosticError.self) { try tangle(sandbox) }
+        let error = try await #require(throws: DiagnosticError.self) { try await tangle(sandbox) }
         #expect(error.first.message.hasPrefix("step 'hello' has no tests"))
     }
 
-    @Test func writerWritesOnlyChangesAndDetectsDrift() throws {
+    @Test func writerWritesOnlyChangesAndDetectsDrift() async throws {
         let sandbox = try Sandbox()
-        let codebase = try tangle(sandbox)
+        let codebase = try await tangle(sandbox)
         let folder = sandbox.output.appendingPathComponent("Codebase").path
         let writer = CodebaseWriter(directory: folder)
         #expect(writer.drift(from: codebase).missing.count == codebase.files.count)

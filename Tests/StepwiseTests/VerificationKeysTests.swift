@@ -15,9 +15,9 @@ struct VerificationKeysTests {
         toolchain: "Swift version 6.3.1", testTimeout: .seconds(300), programTimeout: .seconds(30))
 
     /// The fixture tutorial (with a system library), checked and tangled.
-    private func fixture(_ sandbox: Sandbox) throws -> (tutorials: [CheckedTutorial], codebase: Codebase) {
+    private func fixture(_ sandbox: Sandbox) async throws -> (tutorials: [CheckedTutorial], codebase: Codebase) {
         try addLibrary(sandbox)
-        return try load(sandbox)
+        return try await load(sandbox)
     }
 
     private func addLibrary(_ sandbox: Sandbox) throws {
@@ -26,9 +26,11 @@ struct VerificationKeysTests {
             with: #"<system-library name="CSQLite" link="sqlite3" header="sqlite3.h"/>"# + "\n  <step id=\"hello\">")
     }
 
-    private func load(_ sandbox: Sandbox) throws -> (tutorials: [CheckedTutorial], codebase: Codebase) {
+    private func load(_ sandbox: Sandbox) async throws -> (tutorials: [CheckedTutorial], codebase: Codebase) {
         let tutorial = try LanguageCheck().check(try ContentLoader(contentDirectory: sandbox.content.path).load()[0])
-        let codebase = try Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle([tutorial])
+        let codebase = try await Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle([
+            tutorial
+        ])
         return ([tutorial], codebase)
     }
 
@@ -55,16 +57,16 @@ struct VerificationKeysTests {
         Set(before.targets.keys.filter { before.targets[$0] != after.targets[$0] })
     }
 
-    @Test func theSameInputsGiveTheSameKeys() throws {
-        let fixture = try fixture(try Sandbox())
+    @Test func theSameInputsGiveTheSameKeys() async throws {
+        let fixture = try await fixture(try Sandbox())
         let keys = keys(fixture)
         #expect(keys == self.keys(fixture))
         #expect(Set(keys.targets.keys) == Set(fixture.codebase.targets.map(\.name)))
         #expect(Set(keys.targets.values).count == keys.targets.count, "every target has its own key")
     }
 
-    @Test func aTargetsOwnSourcesAndTestsChangeOnlyItsKey() throws {
-        let fixture = try fixture(try Sandbox())
+    @Test func aTargetsOwnSourcesAndTestsChangeOnlyItsKey() async throws {
+        let fixture = try await fixture(try Sandbox())
         let before = keys(fixture)
         let source = try editing(fixture.codebase, "Sources/GreetingStep02/Greeter.swift") { $0 + "\n// edited\n" }
         #expect(changed(before, keys((fixture.tutorials, source))) == ["GreetingStep02"])
@@ -74,8 +76,8 @@ struct VerificationKeysTests {
         #expect(changed(before, keys((fixture.tutorials, hiddenTest))) == ["GreetingStep01"])
     }
 
-    @Test func dependenciesChangeTheKeysOfTheTargetsThatUseThem() throws {
-        let fixture = try fixture(try Sandbox())
+    @Test func dependenciesChangeTheKeysOfTheTargetsThatUseThem() async throws {
+        let fixture = try await fixture(try Sandbox())
         let before = keys(fixture)
         let all = Set(fixture.codebase.targets.map(\.name))
         let library = try editing(fixture.codebase, "Sources/CSQLite/shim.h") { $0 + "\n// edited\n" }
@@ -84,8 +86,8 @@ struct VerificationKeysTests {
         #expect(changed(before, keys((fixture.tutorials, lesson))) == all)
     }
 
-    @Test func onlyTheTargetsOwnPackageEntriesCount() throws {
-        let fixture = try fixture(try Sandbox())
+    @Test func onlyTheTargetsOwnPackageEntriesCount() async throws {
+        let fixture = try await fixture(try Sandbox())
         let before = keys(fixture)
         let own = try editing(fixture.codebase, "Package.swift") {
             $0.replacingOccurrences(
@@ -100,18 +102,18 @@ struct VerificationKeysTests {
         #expect(changed(before, keys((fixture.tutorials, shared))) == Set(fixture.codebase.targets.map(\.name)))
     }
 
-    @Test func expectedOutputChangesTheKeyOfTheTargetThatPrintsIt() throws {
+    @Test func expectedOutputChangesTheKeyOfTheTargetThatPrintsIt() async throws {
         let sandbox = try Sandbox()
-        let before = keys(try fixture(sandbox))
+        let before = keys(try await fixture(sandbox))
         try sandbox.edit("fr.xml", replacing: "BONJOUR, ADA!", with: "BONJOUR, ADA !")
-        let edited = try load(sandbox)
+        let edited = try await load(sandbox)
         let after = keys(edited)
         let french = try #require(edited.codebase.target(tutorial: "greeting", step: "shout", language: "fr"))
         #expect(changed(before, after) == [french.name])
     }
 
-    @Test func toolchainTimeLimitsAndStepwiseChangeEveryKey() throws {
-        let fixture = try fixture(try Sandbox())
+    @Test func toolchainTimeLimitsAndStepwiseChangeEveryKey() async throws {
+        let fixture = try await fixture(try Sandbox())
         let before = keys(fixture)
         let all = Set(fixture.codebase.targets.map(\.name))
         var other = environment
@@ -129,7 +131,7 @@ struct VerificationKeysTests {
         #expect(before.package != keys(fixture, other).package)
     }
 
-    @Test func aCacheEntryIsReusedOnlyForItsKeyAndEnoughRuns() throws {
+    @Test func aCacheEntryIsReusedOnlyForItsKeyAndEnoughRuns() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stepwise-cache-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let cache = VerificationCache(folder: folder)

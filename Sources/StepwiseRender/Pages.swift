@@ -1,0 +1,121 @@
+/// The typed contexts of the site's templates, one per template (`Templates/Site/*.mustache`):
+/// a template can only name what its type has, and a renamed property fails to compile
+/// here rather than rendering as empty text. Text properties hold escaped HTML where the
+/// template writes them with triple braces (`{{{title}}}`), plain text everywhere else.
+enum Pages {
+    /// `layout.mustache`: the frame around every page.
+    struct Layout {
+        var language: String
+        var title: String
+        /// The page's own HTML.
+        var body: String
+        /// The way from this page up to the site's root: `../../`.
+        var root: String
+        var searchHref: String
+        var languages: [LanguageLink]
+        var footer: String
+        /// A note on every page of a site built without verification or of a failed build.
+        var banner: String?
+        var bannerKind: String?
+        var strings: StringsLookup
+    }
+
+    /// This page in one language, for the language switcher and `hreflang` alternates.
+    struct LanguageLink {
+        var code: String
+        var name: String
+        var href: String
+        var current: Bool
+    }
+
+    /// `root.mustache`: the site's first page, one entry per language.
+    struct Root {
+        struct Entry {
+            var href: String
+            var name: String
+            var code: String
+        }
+        var entries: [Entry]
+        var strings: StringsLookup
+    }
+
+    /// `index.mustache`: a language's list of tutorials.
+    struct Index {
+        struct Entry {
+            var href: String
+            var title: String
+            var steps: Int
+        }
+        var tutorials: [Entry]
+        var siteIntro: String
+        var strings: StringsLookup
+    }
+
+    /// `tutorial.mustache`: a tutorial's introduction and its steps.
+    struct Tutorial {
+        var title: String
+        var intro: String
+        var lesson: String
+        var steps: [StepLink]
+        var strings: StringsLookup
+    }
+
+    /// A link to a step, with its number and title (HTML).
+    struct StepLink {
+        var href: String
+        var number: Int
+        var title: String
+    }
+
+    /// `step.mustache`: one step.
+    struct Step {
+        var tutorialTitle: String
+        var tutorialHref: String
+        var title: String
+        var number: Int
+        var position: String
+        var blocks: [Block]
+        var hasDiagnostics: Bool
+        var diagnostics: [String]
+        var lesson: String
+        var previous: StepLink?
+        var next: StepLink?
+        var strings: StringsLookup
+    }
+
+    /// One block of a step: exactly one of the three is set.
+    struct Block {
+        var prose: String?
+        var listing: Listing?
+        var output: Output?
+    }
+
+    /// A listing, highlighted, with its verification status.
+    struct Listing {
+        var id: String
+        var caption: String
+        var isTest: Bool
+        /// The stale mark's words, when the translation is stale.
+        var stale: String?
+        var code: String
+        var status: String
+        var badge: String
+        var hasDiagnostics: Bool
+        var diagnostics: [String]
+        /// The words that name the lines changed since the step before, when any are marked.
+        var changes: String?
+        /// The whole file as of the step, for a region listing.
+        var wholeFile: String?
+    }
+
+    /// What a step's program prints.
+    struct Output {
+        var id: String
+        var text: String
+    }
+
+    /// `search.mustache`: the search page; the results are made in the browser.
+    struct Search {
+        var strings: StringsLookup
+    }
+}

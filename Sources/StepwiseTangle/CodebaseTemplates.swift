@@ -1,0 +1,92 @@
+/// The typed contexts of the codebase's templates (`Templates/Codebase/*.mustache`), one
+/// per template: a template can only name what its type has.
+enum CodebaseTemplates {
+    /// `Package.swift.mustache`.
+    struct Package {
+        struct SystemLibrary {
+            var name: String
+            var path: String
+        }
+        struct Target {
+            var name: String
+            var testName: String
+            /// The system libraries the target (and its tests) import.
+            var libraries: [String]
+            var hasLibraries: Bool
+        }
+        struct Lesson {
+            var name: String
+            var target: String
+            var dependencies: [String]
+        }
+        struct Dependency {
+            var url: String
+            var from: String
+        }
+        var header: String
+        var systemLibraries: [SystemLibrary]
+        var targets: [Target]
+        var lessons: [Lesson]
+        var benchmarks: [Benchmark]
+        var packages: [Dependency]
+        var hasPackages: Bool
+    }
+
+    /// A tutorial's benchmark executable, in `Package.swift` and the README.
+    struct Benchmark {
+        struct Product {
+            var name: String
+            var package: String
+        }
+        var tutorialID: String
+        var name: String
+        var target: String
+        var dependencies: [String]
+        var products: [Product]
+    }
+
+    /// `README.md.mustache`.
+    struct Readme {
+        struct Lesson {
+            var tutorialID: String
+            var name: String
+            var firstLanguage: String
+            var stepRange: String
+        }
+        var header: String
+        var exampleTest: String
+        var lessons: [Lesson]
+        var benchmarks: [Benchmark]
+        var hasBenchmarks: Bool
+    }
+
+    /// `Lesson.swift.mustache`: a tutorial's lesson executable.
+    struct Lesson {
+        struct Step {
+            var number: Int
+            var stepID: String
+            var languages: [Language]
+        }
+        /// The module that backs a step in a language.
+        struct Language {
+            var language: String
+            var module: String
+        }
+        var header: String
+        var tutorialID: String
+        var name: String
+        var entry: String
+        var firstLanguage: String
+        var languageList: String
+        var imports: [String]
+        var steps: [Step]
+    }
+
+    /// `module.modulemap.mustache` and `shim.h.mustache`: a system library as a module.
+    struct SystemLibrary {
+        var header: String
+        var link: String
+        var include: String
+        var name: String
+    }
+}
