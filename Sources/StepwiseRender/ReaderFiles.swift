@@ -48,11 +48,14 @@ struct ReaderFiles {
     }
 
     /// The shown lines of the file a region listing of step `index` belongs to, as the whole
-    /// step left it; nil for a whole-file listing.
+    /// step left it (with the blank lines that listings hide); nil for a whole-file listing.
     func wholeFile(of listing: Listing, inStep index: Int) -> [Line]? {
         guard listing.region != nil,
             let lines = after[index].files[WorkingTree.Key(kind: listing.kind, path: listing.file)]
         else { return nil }
-        return lines.filter(\.isShown).map { Line(code: $0.code, isFromListing: $0.origin.listingID == listing.id) }
+        // A hidden blank line (`#` alone) only spaces a listing that cannot start with a blank
+        // line; in the whole file it is the blank line it stands for.
+        return lines.filter { $0.isShown || ($0.origin.listingID != nil && $0.code.allSatisfy(\.isWhitespace)) }
+            .map { Line(code: $0.code, isFromListing: $0.origin.listingID == listing.id) }
     }
 }
