@@ -14,3 +14,17 @@ public protocol Stage: Sendable {
     /// Runs the stage.
     func run(_ input: Input) async throws -> Output
 }
+
+/// How long a stage took.
+public struct StageTiming: Codable, Sendable, Equatable {
+    /// The stage's name (`parse`, `check`, `tangle`, `verify`, `render`, `report`).
+    public var name: String
+    /// Wall-clock seconds.
+    public var seconds: Double
+
+    /// Creates a timing.
+    public init(name: String, seconds: Double) {
+        self.name = name
+        self.seconds = seconds
+    }
+}

@@ -26,8 +26,8 @@ public struct SiteFile: Sendable, Hashable {
 public struct SiteRenderer: Stage {
     /// What the site is made of.
     public struct Input: Sendable {
-        /// The checked tutorials.
-        public var tutorials: [CheckedTutorial]
+        /// The audited tutorials.
+        public var tutorials: [AuditedTutorial]
         /// The codebase, to name the target behind each listing.
         public var codebase: Codebase
         /// What verification showed, or nil when it was skipped: each listing's badge says
@@ -35,7 +35,7 @@ public struct SiteRenderer: Stage {
         public var verification: Verification?
 
         /// Creates the input.
-        public init(tutorials: [CheckedTutorial], codebase: Codebase, verification: Verification?) {
+        public init(tutorials: [AuditedTutorial], codebase: Codebase, verification: Verification?) {
             self.tutorials = tutorials
             self.codebase = codebase
             self.verification = verification

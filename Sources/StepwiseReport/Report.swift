@@ -5,8 +5,8 @@ import StepwiseModel
 public struct Report: Stage {
     /// What the report is made of.
     public struct Input: Sendable {
-        /// The checked tutorials.
-        public var tutorials: [CheckedTutorial]
+        /// The audited tutorials.
+        public var tutorials: [AuditedTutorial]
         /// The generated codebase.
         public var codebase: Codebase
         /// What verification showed, or nil when it was skipped.
@@ -16,7 +16,7 @@ public struct Report: Stage {
 
         /// Creates the input.
         public init(
-            tutorials: [CheckedTutorial], codebase: Codebase, verification: Verification?, stages: [StageTiming]
+            tutorials: [AuditedTutorial], codebase: Codebase, verification: Verification?, stages: [StageTiming]
         ) {
             self.tutorials = tutorials
             self.codebase = codebase
@@ -46,14 +46,14 @@ public struct Report: Stage {
         return try! encoder.encode(report)
     }
 
-    private func tutorial(_ checked: CheckedTutorial, _ input: Input) -> TutorialReport {
-        let tutorial = checked.tutorial
+    private func tutorial(_ audited: AuditedTutorial, _ input: Input) -> TutorialReport {
+        let tutorial = audited.tutorial
         return TutorialReport(
             id: tutorial.id, sourceLanguage: tutorial.manifest.sourceLanguage, manifest: tutorial.manifest.file,
             languages: tutorial.orderedDocuments.map { document in
                 LanguageReport(
                     language: document.language, file: document.file, words: document.wordCount,
-                    translation: checked.translations[document.language].map(TranslationReport.init),
+                    translation: audited.translations[document.language].map(TranslationReport.init),
                     steps: document.steps.enumerated().map { step($1, number: $0 + 1, document, tutorial, input) })
             })
     }

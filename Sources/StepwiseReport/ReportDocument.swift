@@ -6,26 +6,12 @@ import StepwiseModel
 public struct ReportDocument: Codable, Sendable, Equatable {
     /// Whether every stage ran and every listing was verified.
     public var succeeded: Bool
-    /// Each stage's name and duration, in order.
+    /// Each stage before the report's own, its name and duration, in order.
     public var stages: [StageTiming]
     /// Every tutorial.
     public var tutorials: [TutorialReport]
     /// Problems that belong to no listing.
     public var diagnostics: [DiagnosticReport]
-}
-
-/// How long a stage took.
-public struct StageTiming: Codable, Sendable, Equatable {
-    /// The stage's name (`parse`, `check`, `tangle`, `verify`, `render`, `report`).
-    public var name: String
-    /// Wall-clock seconds.
-    public var seconds: Double
-
-    /// Creates a timing.
-    public init(name: String, seconds: Double) {
-        self.name = name
-        self.seconds = seconds
-    }
 }
 
 /// One tutorial in the report.

@@ -15,13 +15,13 @@ public struct TranslationAudit: Stage, Sendable {
     /// `audit translations`.
     public var name: String { "audit translations" }
 
-    /// The tutorials with `translations` filled in for every translation.
-    public func run(_ input: [CheckedTutorial]) async throws -> [CheckedTutorial] {
+    /// Each tutorial with the status of every translation.
+    public func run(_ input: [CheckedTutorial]) async throws -> [AuditedTutorial] {
         input.map { checked in
-            var checked = checked
-            checked.translations = Self.statuses(
-                of: checked.tutorial, source: DocumentSegments(checked.tutorial.source, memo: memo), memo: memo)
-            return checked
+            AuditedTutorial(
+                checked: checked,
+                translations: Self.statuses(
+                    of: checked.tutorial, source: DocumentSegments(checked.tutorial.source, memo: memo), memo: memo))
         }
     }
 

@@ -64,7 +64,7 @@ struct BuildCommand: AsyncParsableCommand {
         if let verification = outcome.verification {
             terminal.printDiagnostics(verification.diagnostics, fullText: options.report)
         }
-        print(Summary(report: outcome.report, verified: options.verify).table)
+        print(Summary(report: outcome.report, timings: outcome.timings, verified: options.verify).table)
         if let preview = outcome.preview {
             terminal.write(
                 "build-docs: verification failed; the site was left as it was. The failed build's pages, "

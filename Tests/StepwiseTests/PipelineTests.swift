@@ -26,9 +26,12 @@ struct PipelineTests {
                 $0.tests.passed > 0 && $0.output == "matched"
             })
         #expect(
-            outcome.report.stages.map(\.name) == [
+            outcome.timings.map(\.name) == [
                 "parse", "check", "audit translations", "tangle", "verify", "render", "report",
             ])
+        #expect(
+            outcome.report.stages.map(\.name) == outcome.timings.dropLast().map(\.name),
+            "the report's own time comes after it")
         #expect(FileManager.default.fileExists(atPath: sandbox.output.path + "/site/de/greeting/01-hello.html"))
         #expect(FileManager.default.fileExists(atPath: sandbox.output.path + "/site/fr/greeting/02-shout.html"))
         let report = try JSONDecoder().decode(

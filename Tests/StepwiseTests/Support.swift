@@ -4,6 +4,7 @@ import StepwiseModel
 import StepwiseParse
 import StepwiseRender
 import StepwiseTangle
+import StepwiseTranslate
 
 /// A copy of the fixture content in a temporary folder, to change and load in a test.
 struct Sandbox {
@@ -46,11 +47,12 @@ struct Sandbox {
     /// codebase (nil: verification skipped).
     func renderSite(verification: (Codebase) -> Verification? = { _ in nil }) async throws -> [String: String] {
         let tutorial = try LanguageCheck().check(try ContentLoader(contentDirectory: content.path).load()[0])
+        let audited = try await TranslationAudit().run([tutorial])
         let codebase = try await Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle([
             tutorial
         ])
         let files = try await SiteRenderer(templates: templatesFolder + "/Site").run(
-            .init(tutorials: [tutorial], codebase: codebase, verification: verification(codebase)))
+            .init(tutorials: audited, codebase: codebase, verification: verification(codebase)))
         return Dictionary(uniqueKeysWithValues: files.map { ($0.path, $0.contents) })
     }
 }
