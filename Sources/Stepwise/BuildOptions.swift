@@ -21,16 +21,35 @@ public struct BuildOptions: Sendable {
     /// The default options: `Content`, `Templates`, `Output`, everything verified.
     public init() {}
 
+    /// Where everything is written: `output`, and nothing outside it.
+    public var destination: WritableFolder { WritableFolder(root: output) }
+
+    /// The paths inside `output`.
+    public enum Inside {
+        /// The generated package.
+        public static let codebase = "Codebase"
+        /// The site.
+        public static let site = "site"
+        /// The report.
+        public static let report = "report.json"
+        /// The pages of a build whose verification failed.
+        public static let preview = "preview"
+        /// What later runs can reuse (verified step targets, parsed listings).
+        public static let cache = ".cache"
+        /// What swift-syntax derived from each distinct listing.
+        public static let parseMemo = ".cache/listings.json"
+    }
+
     /// `Output/Codebase`.
-    public var codebase: String { output + "/Codebase" }
+    public var codebase: String { output + "/" + Inside.codebase }
     /// `Output/site`.
-    public var site: String { output + "/site" }
+    public var site: String { output + "/" + Inside.site }
     /// `Output/report.json`.
-    public var report: String { output + "/report.json" }
+    public var report: String { output + "/" + Inside.report }
     /// `Output/preview`: the pages of a build whose verification failed.
-    public var preview: String { output + "/preview" }
+    public var preview: String { output + "/" + Inside.preview }
     /// `Output/.cache`: what later runs can reuse (verified step targets, parsed listings).
-    public var cache: String { output + "/.cache" }
+    public var cache: String { output + "/" + Inside.cache }
     /// `Output/.cache/listings.json`: what swift-syntax derived from each distinct listing.
-    public var parseMemo: String { cache + "/listings.json" }
+    public var parseMemo: String { output + "/" + Inside.parseMemo }
 }

@@ -30,14 +30,16 @@ public struct Pipeline: Sendable {
 
     /// What a build produced.
     public struct Outcome: Sendable {
-        /// The checked tutorials.
-        public var tutorials: [CheckedTutorial]
+        /// The audited tutorials.
+        public var tutorials: [AuditedTutorial]
         /// The generated codebase.
         public var codebase: Codebase
         /// What verification showed, or nil when it was skipped.
         public var verification: Verification?
         /// The report, as written to `report.json`.
         public var report: ReportDocument
+        /// Every stage's duration, the report's own included.
+        public var timings: [StageTiming]
         /// Where the pages of a failed build were written, or nil when the site was written.
         public var preview: String?
 
@@ -48,18 +50,18 @@ public struct Pipeline: Sendable {
     /// Reads, checks and tangles the tutorials, in memory only; listings parsed by an earlier
     /// run are taken from `memo`.
     public func prepare(memo: ParseMemo? = nil) async throws -> (
-        tutorials: [CheckedTutorial], codebase: Codebase, timings: [StageTiming]
+        tutorials: [AuditedTutorial], codebase: Codebase, timings: [StageTiming]
     ) {
         var timings: [StageTiming] = []
         let tutorials = try await run(ContentLoader(contentDirectory: options.content), nil, &timings)
-        let checked = try await run(
+        let audited = try await run(
             TranslationAudit(memo: memo), try await run(LanguageCheck(memo: memo), tutorials, &timings), &timings)
         let codebase = try await run(
             Tangle(
                 templates: options.templates + "/Codebase",
                 contentLabel: (options.content as NSString).lastPathComponent),
-            checked, &timings)
-        return (checked, codebase, timings)
+            audited.map(\.checked), &timings)
+        return (audited, codebase, timings)
     }
 
     /// The whole build.
@@ -77,27 +79,27 @@ public struct Pipeline: Sendable {
                     repetitions: options.repetitions,
                     cache: VerificationCache(folder: options.cache + "/verification"), reusesCache: !options.force,
                     progress: { progress.stageDetail($0) }),
-                (codebase, tutorials), &timings)
+                (codebase, tutorials.map(\.checked)), &timings)
         }
         let site = try await run(
             SiteRenderer(templates: options.templates + "/Site", memo: memo),
             .init(tutorials: tutorials, codebase: codebase, verification: verification), &timings)
-        let pages = site.map { ($0.path, Data($0.contents.utf8)) }
+        let pages = site.map { FileChange(path: $0.path, contents: Data($0.contents.utf8)) }
         let failed = verification.map { !$0.succeeded } ?? false
+        let destination = options.destination
         if failed {
-            try OutputFiles.replaceFolder(options.preview, with: pages, staging: options.output)
+            try destination.replaceFolder(BuildOptions.Inside.preview, with: pages)
         } else {
-            try OutputFiles.replaceFolder(options.site, with: pages, staging: options.output)
-            try OutputFiles.remove(options.preview)
+            try destination.replaceFolder(BuildOptions.Inside.site, with: pages)
+            try destination.commit([FileChange(path: BuildOptions.Inside.preview, contents: nil)])
         }
-        try OutputFiles.write(memo.encoded(), to: options.parseMemo)
-        var report = try await run(
+        try destination.commit([FileChange(path: BuildOptions.Inside.parseMemo, contents: memo.encoded())])
+        let report = try await run(
             Report(), .init(tutorials: tutorials, codebase: codebase, verification: verification, stages: timings),
             &timings)
-        report.stages = timings
-        try OutputFiles.write(Report.encode(report), to: options.report)
+        try destination.commit([FileChange(path: BuildOptions.Inside.report, contents: Report.encode(report))])
         return Outcome(
-            tutorials: tutorials, codebase: codebase, verification: verification, report: report,
+            tutorials: tutorials, codebase: codebase, verification: verification, report: report, timings: timings,
             preview: failed ? options.preview : nil)
     }
 

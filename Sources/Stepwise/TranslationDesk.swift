@@ -162,8 +162,12 @@ public struct TranslationDesk: Sendable {
         if memory != tutorial.sourceMemory || !FileManager.default.fileExists(atPath: memoryFile) {
             files.append(ContentChange(file: memoryFile, contents: SourceMemory.encode(memory)))
         }
-        for file in files where (try? String(contentsOfFile: file.file, encoding: .utf8)) != file.contents {
-            try OutputFiles.write(Data(file.contents.utf8), to: file.file)
-        }
+        // Content/ gets every changed file or none of them.
+        let folder = WritableFolder(root: content)
+        try folder.commit(
+            try files.filter { (try? String(contentsOfFile: $0.file, encoding: .utf8)) != $0.contents }.map {
+                change throws(DiagnosticError) in
+                FileChange(path: try folder.relativePath(of: change.file), contents: Data(change.contents.utf8))
+            })
     }
 }

@@ -59,25 +59,18 @@ public struct CodebaseWriter: Sendable {
         return drift
     }
 
-    /// Makes the folder match `codebase`, writing only what changed; refuses, writing
-    /// nothing, when the folder holds files that Stepwise did not generate.
+    /// Makes the folder match `codebase`, writing only what changed, all of it or nothing;
+    /// refuses, writing nothing, when the folder holds files that Stepwise did not generate.
     @discardableResult
     public func write(_ codebase: Codebase) throws(DiagnosticError) -> Drift {
         let drift = drift(from: codebase)
         if !drift.foreign.isEmpty { throw DiagnosticError(Drift(foreign: drift.foreign).diagnostics(in: directory)) }
-        do {
-            for file in codebase.files where drift.missing.contains(file.path) || drift.stale.contains(file.path) {
-                try FileManager.default.createDirectory(
-                    at: url(file.path).deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(file.contents.utf8).write(to: url(file.path), options: .atomic)
-            }
-            for path in drift.orphaned {
-                try FileManager.default.removeItem(at: url(path))
-                try removeEmptyFolders(above: path)
-            }
-        } catch {
-            throw DiagnosticError(.error("cannot write the codebase: \(error.localizedDescription)", at: nil))
-        }
+        let changed = Set(drift.missing + drift.stale)
+        try WritableFolder(root: directory).commit(
+            codebase.files.filter { changed.contains($0.path) }.map {
+                FileChange(path: $0.path, contents: Data($0.contents.utf8))
+            } + drift.orphaned.map { FileChange(path: $0, contents: nil) })
+        for path in drift.orphaned { removeEmptyFolders(above: path) }
         return drift
     }
 
@@ -105,12 +98,13 @@ public struct CodebaseWriter: Sendable {
         return PackageLayout.isGenerated(text)
     }
 
-    private func removeEmptyFolders(above path: String) throws {
+    /// Removes the folders above a removed file that it left empty, up to the package's.
+    private func removeEmptyFolders(above path: String) {
         var folder = url(path).deletingLastPathComponent()
         while folder.path.count > URL(fileURLWithPath: directory).path.count,
             (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true
         {
-            try FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: folder)
             folder.deleteLastPathComponent()
         }
     }

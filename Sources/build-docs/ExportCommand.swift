@@ -28,11 +28,12 @@ struct ExportCommand: AsyncParsableCommand {
         do {
             let documents = try TranslationDesk(content: paths.content).export(
                 language: language, tutorials: tutorials.isEmpty ? nil : tutorials)
-            for (tutorial, xliff) in documents {
-                let path = "\(paths.output)/xliff/\(tutorial).\(language).xlf"
-                try OutputFiles.write(Data(xliff.utf8), to: path)
-                print("Wrote \(path)")
-            }
+            let output = WritableFolder(root: paths.output)
+            try output.commit(
+                documents.map {
+                    FileChange(path: "xliff/\($0.tutorial).\(language).xlf", contents: Data($0.xliff.utf8))
+                })
+            for (tutorial, _) in documents { print("Wrote \(paths.output)/xliff/\(tutorial).\(language).xlf") }
         } catch let error as DiagnosticError {
             terminal.printDiagnostics(error.diagnostics)
             throw ExitCode(65)
