@@ -10,6 +10,11 @@ import PackageDescription
 //
 // StepwiseModel holds the plain value types every stage shares; Stepwise runs the
 // stages in order; `build-docs` and `lesson` are the commands.
+//
+// StepwisePreview is the live preview behind `build-docs serve`: an HTTP server on the
+// loopback address (FlyingFox) that serves the built site and rebuilds it through Stepwise
+// when the content changes. It is a module of its own so that the pipeline's modules never
+// depend on a server.
 let package = Package(
     name: "Stepwise",
     platforms: [.macOS(.v15)],
@@ -23,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "602.0.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         .systemLibrary(
@@ -88,10 +94,18 @@ let package = Package(
                 "StepwiseVerify", "StepwiseRender", "StepwiseReport",
             ]
         ),
+        .target(
+            name: "StepwisePreview",
+            dependencies: [
+                "Stepwise",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ]
+        ),
         .executableTarget(
             name: "build-docs",
             dependencies: [
-                "Stepwise", "StepwiseTranslate",
+                "Stepwise", "StepwisePreview", "StepwiseTranslate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -107,7 +121,7 @@ let package = Package(
             name: "StepwiseTests",
             dependencies: [
                 "Stepwise", "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseTranslate", "StepwiseTangle",
-                "StepwiseVerify", "StepwiseRender", "StepwiseReport",
+                "StepwiseVerify", "StepwiseRender", "StepwiseReport", "StepwisePreview",
             ],
             exclude: ["Golden"],
             resources: [.copy("Fixtures")]

@@ -18,19 +18,7 @@ struct BuildCommand: AsyncParsableCommand {
 
     @OptionGroup var paths: PathOptions
 
-    @Flag(
-        help:
-            "Skip building, testing and running the codebase (the site is still written; listings are reported unverified)."
-    )
-    var noVerify = false
-
-    @Option(
-        help: ArgumentHelp(
-            "Seconds the whole test run may take before a test still running counts as hung.", valueName: "seconds"))
-    var testTimeout = 300
-
-    @Option(help: ArgumentHelp("The swift executable that builds the codebase.", valueName: "path"))
-    var swift = "swift"
+    @OptionGroup var verification: VerificationOptions
 
     @Option(
         name: .customLong("repeat"),
@@ -48,9 +36,7 @@ struct BuildCommand: AsyncParsableCommand {
 
     func run() async throws {
         var options = paths.buildOptions
-        options.verify = !noVerify
-        options.swift = swift
-        options.testTimeout = .seconds(testTimeout)
+        verification.apply(to: &options)
         options.repetitions = repetitions
         options.force = force
         let terminal = Terminal.standardError

@@ -15,8 +15,8 @@ struct BuildDocs: AsyncParsableCommand {
               Output/report.json  what was verified, where from, how long it took
             """,
         subcommands: [
-            BuildCommand.self, CheckCommand.self, StatusCommand.self, ConfirmCommand.self, ExportCommand.self,
-            ImportCommand.self,
+            BuildCommand.self, ServeCommand.self, CheckCommand.self, StatusCommand.self, ConfirmCommand.self,
+            ExportCommand.self, ImportCommand.self,
         ],
         defaultSubcommand: BuildCommand.self
     )

@@ -1,0 +1,26 @@
+import ArgumentParser
+import Stepwise
+
+/// How `build-docs` verifies the codebase: shared by `build` and `serve`.
+struct VerificationOptions: ParsableArguments {
+    @Flag(
+        help:
+            "Skip building, testing and running the codebase (the site is still written; listings are reported unverified)."
+    )
+    var noVerify = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds the whole test run may take before a test still running counts as hung.", valueName: "seconds"))
+    var testTimeout = 300
+
+    @Option(help: ArgumentHelp("The swift executable that builds the codebase.", valueName: "path"))
+    var swift = "swift"
+
+    /// Sets these options in the pipeline's `options`.
+    func apply(to options: inout BuildOptions) {
+        options.verify = !noVerify
+        options.swift = swift
+        options.testTimeout = .seconds(testTimeout)
+    }
+}
