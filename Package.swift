@@ -102,17 +102,21 @@ let package = Package(
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
         ),
+        .target(
+            name: "StepwiseCLI",
+            dependencies: ["Stepwise", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "build-docs",
             dependencies: [
-                "Stepwise", "StepwisePreview", "StepwiseTranslate",
+                "Stepwise", "StepwiseCLI", "StepwisePreview", "StepwiseTranslate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "lesson",
             dependencies: [
-                "Stepwise", "StepwiseParse", "StepwiseRender",
+                "Stepwise", "StepwiseCLI", "StepwiseParse", "StepwiseRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]

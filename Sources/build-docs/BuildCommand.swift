@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Stepwise
+import StepwiseCLI
 
 /// `build-docs build`: the whole pipeline.
 struct BuildCommand: AsyncParsableCommand {
@@ -40,13 +41,7 @@ struct BuildCommand: AsyncParsableCommand {
         options.repetitions = repetitions
         options.force = force
         let terminal = Terminal.standardError
-        let outcome: Pipeline.Outcome
-        do {
-            outcome = try await Pipeline(options: options, progress: TerminalProgress(terminal: terminal)).build()
-        } catch let error as DiagnosticError {
-            terminal.printDiagnostics(error.diagnostics)
-            throw ExitCode(65)
-        }
+        let outcome = try await Pipeline(options: options, progress: TerminalProgress(terminal: terminal)).build()
         if let verification = outcome.verification {
             terminal.printDiagnostics(verification.diagnostics, fullText: options.report)
         }

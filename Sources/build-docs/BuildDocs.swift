@@ -1,4 +1,5 @@
 import ArgumentParser
+import StepwiseCLI
 
 /// `build-docs`: turns the tutorials in `Content/` into a verified codebase, a site and a report.
 @main
@@ -20,4 +21,7 @@ struct BuildDocs: AsyncParsableCommand {
         ],
         defaultSubcommand: BuildCommand.self
     )
+
+    /// Runs the command the arguments name; its errors end in one place.
+    static func main() async { await mainPrintingDiagnostics() }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Stepwise
+import StepwiseCLI
 
 /// `build-docs check`: the codebase drift check CI runs.
 struct CheckCommand: AsyncParsableCommand {
@@ -18,19 +19,14 @@ struct CheckCommand: AsyncParsableCommand {
     func run() async throws {
         let options = paths.buildOptions
         let terminal = Terminal.standardError
-        do {
-            let drift = try await Pipeline(options: options, progress: TerminalProgress(terminal: terminal))
-                .codebaseDrift()
-            if drift.isEmpty {
-                print("\(options.codebase) matches \(options.content).")
-                return
-            }
-            terminal.printDiagnostics(drift.diagnostics(in: options.codebase))
-            terminal.write("Run `swift run build-docs` to regenerate \(options.codebase).\n")
-            throw ExitCode.failure
-        } catch let error as DiagnosticError {
-            terminal.printDiagnostics(error.diagnostics)
-            throw ExitCode(65)
+        let drift = try await Pipeline(options: options, progress: TerminalProgress(terminal: terminal))
+            .codebaseDrift()
+        if drift.isEmpty {
+            print("\(options.codebase) matches \(options.content).")
+            return
         }
+        terminal.printDiagnostics(drift.diagnostics(in: options.codebase))
+        terminal.write("Run `swift run build-docs` to regenerate \(options.codebase).\n")
+        throw ExitCode.failure
     }
 }

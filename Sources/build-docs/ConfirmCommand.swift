@@ -1,5 +1,6 @@
 import ArgumentParser
 import Stepwise
+import StepwiseCLI
 
 /// `build-docs confirm`: records that translated segments still hold for the current source.
 struct ConfirmCommand: AsyncParsableCommand {
@@ -25,15 +26,9 @@ struct ConfirmCommand: AsyncParsableCommand {
     var segments: [String] = []
 
     func run() async throws {
-        let terminal = Terminal.standardError
-        do {
-            let confirmed = try TranslationDesk(content: paths.content).confirm(
-                segments.isEmpty ? nil : Set(segments), language: language, tutorial: tutorial)
-            print(
-                "Confirmed \(confirmed.count) segment\(confirmed.count == 1 ? "" : "s") of \(tutorial) in \(language).")
-        } catch let error as DiagnosticError {
-            terminal.printDiagnostics(error.diagnostics)
-            throw ExitCode(65)
-        }
+        let confirmed = try TranslationDesk(content: paths.content).confirm(
+            segments.isEmpty ? nil : Set(segments), language: language, tutorial: tutorial)
+        print(
+            "Confirmed \(confirmed.count) segment\(confirmed.count == 1 ? "" : "s") of \(tutorial) in \(language).")
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Stepwise
+import StepwiseCLI
 
 /// `build-docs export`: an XLIFF 2.0 file per tutorial for a translator's CAT tool.
 struct ExportCommand: AsyncParsableCommand {
@@ -24,19 +25,13 @@ struct ExportCommand: AsyncParsableCommand {
     var tutorials: [String] = []
 
     func run() async throws {
-        let terminal = Terminal.standardError
-        do {
-            let documents = try TranslationDesk(content: paths.content).export(
-                language: language, tutorials: tutorials.isEmpty ? nil : tutorials)
-            let output = WritableFolder(root: paths.output)
-            try output.commit(
-                documents.map {
-                    FileChange(path: "xliff/\($0.tutorial).\(language).xlf", contents: Data($0.xliff.utf8))
-                })
-            for (tutorial, _) in documents { print("Wrote \(paths.output)/xliff/\(tutorial).\(language).xlf") }
-        } catch let error as DiagnosticError {
-            terminal.printDiagnostics(error.diagnostics)
-            throw ExitCode(65)
-        }
+        let documents = try TranslationDesk(content: paths.content).export(
+            language: language, tutorials: tutorials.isEmpty ? nil : tutorials)
+        let output = WritableFolder(root: paths.output)
+        try output.commit(
+            documents.map {
+                FileChange(path: "xliff/\($0.tutorial).\(language).xlf", contents: Data($0.xliff.utf8))
+            })
+        for (tutorial, _) in documents { print("Wrote \(paths.output)/xliff/\(tutorial).\(language).xlf") }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Stepwise
+import StepwiseCLI
 
 /// `build-docs import`: merges a translated XLIFF 2.0 file back into the tutorial.
 struct ImportCommand: AsyncParsableCommand {
@@ -21,15 +22,9 @@ struct ImportCommand: AsyncParsableCommand {
     var file: String
 
     func run() async throws {
-        let terminal = Terminal.standardError
-        do {
-            let result = try TranslationDesk(content: paths.content).importXLIFF(file)
-            print(
-                "Imported \(file) into \(result.file): \(result.changed) segment\(result.changed == 1 ? "" : "s") changed, "
-                    + "\(result.confirmed) confirmed.")
-        } catch let error as DiagnosticError {
-            terminal.printDiagnostics(error.diagnostics)
-            throw ExitCode(65)
-        }
+        let result = try TranslationDesk(content: paths.content).importXLIFF(file)
+        print(
+            "Imported \(file) into \(result.file): \(result.changed) segment\(result.changed == 1 ? "" : "s") changed, "
+                + "\(result.confirmed) confirmed.")
     }
 }

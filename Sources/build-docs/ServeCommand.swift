@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Stepwise
+import StepwiseCLI
 import StepwisePreview
 import Synchronization
 

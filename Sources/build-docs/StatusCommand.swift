@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Stepwise
+import StepwiseCLI
 import StepwiseTranslate
 
 /// `build-docs status`: per tutorial and language, the translated, stale and missing segments.
@@ -28,28 +29,22 @@ struct StatusCommand: AsyncParsableCommand {
     var verbose = false
 
     func run() async throws {
-        let terminal = Terminal.standardError
-        do {
-            let entries = try TranslationDesk(content: paths.content).status(extra: languages)
-            for entry in entries {
-                print("\(entry.tutorial.id) (source: \(entry.tutorial.manifest.sourceLanguage))")
-                let rows = entry.languages.map { language in
-                    let status = entry.statuses[language]!
-                    return [
-                        language, "\(status.translated)/\(status.total)", "\(status.stale)", "\(status.missing)",
-                        "\(status.extra)", String(format: "%.1f %%", status.percent),
-                    ]
-                }
-                let table = TextTable(
-                    header: ["language", "translated", "stale", "missing", "extra", "done"], rows: rows, leftAligned: 1)
-                for line in table.lines { print("  " + line) }
-                if verbose {
-                    for language in entry.languages { details(entry.statuses[language]!) }
-                }
+        let entries = try TranslationDesk(content: paths.content).status(extra: languages)
+        for entry in entries {
+            print("\(entry.tutorial.id) (source: \(entry.tutorial.manifest.sourceLanguage))")
+            let rows = entry.languages.map { language in
+                let status = entry.statuses[language]!
+                return [
+                    language, "\(status.translated)/\(status.total)", "\(status.stale)", "\(status.missing)",
+                    "\(status.extra)", String(format: "%.1f %%", status.percent),
+                ]
             }
-        } catch let error as DiagnosticError {
-            terminal.printDiagnostics(error.diagnostics)
-            throw ExitCode(65)
+            let table = TextTable(
+                header: ["language", "translated", "stale", "missing", "extra", "done"], rows: rows, leftAligned: 1)
+            for line in table.lines { print("  " + line) }
+            if verbose {
+                for language in entry.languages { details(entry.statuses[language]!) }
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Stepwise
+import StepwiseCLI
 import StepwiseParse
 import StepwiseRender
 import Subprocess
@@ -42,26 +43,14 @@ struct Lesson: AsyncParsableCommand {
     )
     var noPause = false
 
-    @Option(help: ArgumentHelp("The tutorials' folder.", valueName: "folder"))
-    var content = "Content"
+    @OptionGroup var paths: PathOptions
 
-    @Option(help: ArgumentHelp("The templates' folder (for the interface's words).", valueName: "folder"))
-    var templates = "Templates"
-
-    @Option(help: ArgumentHelp("The output folder holding Codebase/.", valueName: "folder"))
-    var output = "Output"
+    /// Runs the lesson; its errors end in the same place as `build-docs`'s.
+    static func main() async { await mainPrintingDiagnostics() }
 
     func run() async throws {
         let terminal = Terminal.standardError
-        let tutorial: Tutorial
-        switch Result(catching: { () throws(DiagnosticError) in
-            try ContentLoader(contentDirectory: content).load([self.tutorial])[0]
-        }) {
-        case .success(let loaded): tutorial = loaded
-        case .failure(let error):
-            terminal.printDiagnostics(error.diagnostics)
-            throw ExitCode(65)
-        }
+        let tutorial = try ContentLoader(contentDirectory: paths.content).load([self.tutorial])[0]
         let language =
             lang ?? Self.preferredLanguage(among: tutorial.manifest.languages) ?? tutorial.manifest.sourceLanguage
         guard let document = tutorial.documents[language] else {
@@ -72,7 +61,7 @@ struct Lesson: AsyncParsableCommand {
         guard (1...document.steps.count).contains(step) else {
             throw ValidationError("'\(self.tutorial)' has steps 1 to \(document.steps.count).")
         }
-        let strings = try InterfaceStrings(language: language, folder: templates + "/Site/strings")
+        let strings = try InterfaceStrings(language: language, folder: paths.templates + "/Site/strings")
         let screen = Terminal.standardOutput
         let renderer = TerminalRenderer(width: 80, styled: screen.isInteractive, strings: strings)
         let program = try await buildLesson(strings: strings, terminal: terminal)
@@ -123,7 +112,7 @@ struct Lesson: AsyncParsableCommand {
 
     /// Builds the tutorial's lesson executable in Output/Codebase and returns its path.
     private func buildLesson(strings: InterfaceStrings, terminal: Terminal) async throws -> String {
-        let codebase = output + "/Codebase"
+        let codebase = paths.buildOptions.codebase
         guard FileManager.default.fileExists(atPath: codebase + "/Package.swift") else {
             throw ValidationError("\(codebase) does not exist yet: run `swift run build-docs` first.")
         }

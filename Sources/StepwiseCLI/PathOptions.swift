@@ -1,21 +1,24 @@
 import ArgumentParser
 import Stepwise
 
-/// Where `build-docs` reads and writes.
-struct PathOptions: ParsableArguments {
+/// Where `build-docs` and `lesson` read and write, declared once for both.
+public struct PathOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "The tutorials' folder: one folder per tutorial with manifest.xml and <lang>.xml.", valueName: "folder"))
-    var content = "Content"
+    public var content = "Content"
 
     @Option(help: ArgumentHelp("The templates' folder, with Codebase/ and Site/ inside.", valueName: "folder"))
-    var templates = "Templates"
+    public var templates = "Templates"
 
     @Option(help: ArgumentHelp("The folder to write to; nothing is written outside it.", valueName: "folder"))
-    var output = "Output"
+    public var output = "Output"
+
+    /// The defaults: `Content`, `Templates`, `Output`.
+    public init() {}
 
     /// The pipeline's options for these paths.
-    var buildOptions: BuildOptions {
+    public var buildOptions: BuildOptions {
         var options = BuildOptions()
         options.content = content
         options.templates = templates

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// The command-line tools as scripts and CI see them: their exit codes and where their
+/// messages point. Runs the `build-docs` and `lesson` executables that `swift test` built.
+@Suite("Command-line exit codes")
+struct CommandLineTests {
+    /// The folder `swift test` builds into, where the executables are.
+    private let binaries = Bundle.module.bundleURL.deletingLastPathComponent()
+
+    private func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = binaries.appendingPathComponent(tool)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    private func paths(_ sandbox: Sandbox) -> [String] {
+        ["--content", sandbox.content.path, "--output", sandbox.output.path, "--templates", templatesFolder]
+    }
+
+    @Test func badInputExits65WithItsFileLineAndColumn() throws {
+        let sandbox = try Sandbox()
+        try sandbox.edit("de.xml", replacing: "<p>Jetzt lauter.</p>", with: "<p>Jetzt lauter.</pp>")
+        let line = try sandbox.line(of: "Jetzt lauter.", in: "de.xml")
+        for arguments in [["check"], ["build", "--no-verify"], ["status"], ["export", "--lang", "fr"]] {
+            let (status, output) = try run("build-docs", arguments + paths(sandbox))
+            #expect(status == 65, "\(arguments): \(output)")
+            #expect(output.contains("\(sandbox.path("de.xml")):\(line):"), "\(arguments): \(output)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: sandbox.output.path), "nothing written")
+    }
+
+    @Test func aCodebaseThatDriftedExits1() throws {
+        let sandbox = try Sandbox()
+        let (status, output) = try run("build-docs", ["check"] + paths(sandbox))
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("missing: regenerate with `swift run build-docs`"))
+    }
+
+    @Test func aBuildWithoutVerificationExits0() throws {
+        let sandbox = try Sandbox()
+        let (status, output) = try run("build-docs", ["build", "--no-verify"] + paths(sandbox))
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("built without verification"))
+    }
+
+    @Test func usageErrorsExit64AndHelpExits0() throws {
+        #expect(try run("build-docs", ["--no-such-flag"]).status == 64)
+        #expect(try run("build-docs", ["build", "--repeat", "0"]).status == 64)
+        #expect(try run("build-docs", ["status", "--help"]).status == 0)
+        #expect(try run("lesson", ["--help"]).status == 0)
+    }
+
+    @Test func theLessonExits65ForATutorialThatDoesNotExist() throws {
+        let sandbox = try Sandbox()
+        let (status, output) = try run("lesson", ["nosuch"] + paths(sandbox))
+        #expect(status == 65, "\(output)")
+        #expect(output.contains("no tutorial 'nosuch'"))
+    }
+}
