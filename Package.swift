@@ -14,7 +14,8 @@ import PackageDescription
 // StepwisePreview is the live preview behind `build-docs serve`: an HTTP server on the
 // loopback address (FlyingFox) that serves the built site and rebuilds it through Stepwise
 // when the content changes. It is a module of its own so that the pipeline's modules never
-// depend on a server.
+// depend on a server. StepwiseCLI is what the two commands share: their path options and
+// the one place that turns a command's errors into diagnostics and an exit code.
 let package = Package(
     name: "Stepwise",
     platforms: [.macOS(.v15)],
