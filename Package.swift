@@ -65,9 +65,13 @@ let package = Package(
             ]
         ),
         .target(
+            name: "StepwiseTemplates",
+            dependencies: ["StepwiseModel", .product(name: "Mustache", package: "swift-mustache")]
+        ),
+        .target(
             name: "StepwiseTangle",
             dependencies: [
-                "StepwiseModel",
+                "StepwiseModel", "StepwiseTemplates",
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
@@ -81,7 +85,7 @@ let package = Package(
         .target(
             name: "StepwiseRender",
             dependencies: [
-                "StepwiseModel", "StepwiseSyntax",
+                "StepwiseModel", "StepwiseSyntax", "StepwiseTemplates",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "SwiftIDEUtils", package: "swift-syntax"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),

@@ -39,12 +39,7 @@ struct ReaderFiles {
             let earlier = before[index].files[WorkingTree.Key(kind: listing.kind, path: listing.file)]
         else { return nil }
         let shown = listing.visibleLines.map(\.code)
-        let difference = shown.difference(from: earlier.filter(\.isShown).map(\.code))
-        return Set(
-            difference.insertions.map { change in
-                guard case .insert(let offset, _, _) = change else { return 0 }
-                return offset
-            })
+        return shown.difference(from: earlier.filter(\.isShown).map(\.code)).offsets.inserted
     }
 
     /// The shown lines of the file a region listing of step `index` belongs to, as the whole

@@ -1,6 +1,7 @@
 import Foundation
 import Mustache
 import StepwiseModel
+import StepwiseTemplates
 
 /// A page or asset of the site, with its path under `Output/site`.
 public struct SiteFile: Sendable, Hashable {
@@ -58,7 +59,7 @@ public struct SiteRenderer: Stage {
 
     /// Every file of the site.
     public func run(_ input: Input) async throws -> [SiteFile] {
-        let library = try await loadTemplates()
+        let library = try await TemplateFolder.load(templates)
         let languages = Array(Set(input.tutorials.flatMap(\.tutorial.manifest.languages))).sorted()
         var strings: [String: InterfaceStrings] = [:]
         for language in languages {
@@ -293,20 +294,6 @@ public struct SiteRenderer: Stage {
         return text
     }
 
-    /// Every `.mustache` file of the templates' folder, parsed once; a template that does not
-    /// parse is reported at its file, line and column.
-    private func loadTemplates() async throws -> MustacheLibrary {
-        do {
-            return try await MustacheLibrary(directory: templates)
-        } catch let error as MustacheLibrary.ParserError {
-            throw DiagnosticError(
-                .error(
-                    "the template does not parse: \(error.error)",
-                    at: SourceLocation(
-                        file: (templates as NSString).appendingPathComponent(error.filename),
-                        line: error.context.lineNumber, column: error.context.columnNumber)))
-        }
-    }
 }
 
 /// The languages and their strings, for one page.

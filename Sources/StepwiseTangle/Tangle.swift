@@ -1,6 +1,7 @@
 import Foundation
 import Mustache
 import StepwiseModel
+import StepwiseTemplates
 
 /// The third stage: turns checked tutorials into the generated package, in memory.
 ///
@@ -22,7 +23,7 @@ public struct Tangle: Sendable {
 
     /// The generated package for `tutorials`.
     public func tangle(_ tutorials: [CheckedTutorial]) async throws(DiagnosticError) -> Codebase {
-        let library = try await loadTemplates()
+        let library = try await TemplateFolder.load(templates)
         var files: [GeneratedFile] = []
         var targets: [StepTarget] = []
         var lessons: [LessonProduct] = []
@@ -32,29 +33,16 @@ public struct Tangle: Sendable {
         var libraries: [SystemLibrary] = []
         var packages: [PackageDependency] = []
         for tutorial in tutorials {
-            for package in tutorial.tutorial.manifest.benchmarkPackages {
-                if let known = packages.first(where: { $0.identity == package.identity }) {
-                    if (known.url, known.from) != (package.url, package.from) {
-                        problems.append(
-                            .error(
-                                "package '\(package.identity)' is declared differently by two tutorials",
-                                at: package.location, notes: [.note("declared here too", at: known.location)]))
-                    }
-                } else {
-                    packages.append(package)
-                }
+            let manifest = tutorial.tutorial.manifest
+            for package in manifest.benchmarkPackages {
+                add(
+                    package, to: &packages, named: "package '\(package.identity)'", key: \.identity,
+                    same: { ($0.url, $0.from) == ($1.url, $1.from) }, at: \.location, problems: &problems)
             }
-            for library in tutorial.tutorial.manifest.systemLibraries {
-                if let known = libraries.first(where: { $0.name == library.name }) {
-                    if (known.link, known.header) != (library.link, library.header) {
-                        problems.append(
-                            .error(
-                                "system library '\(library.name)' is declared differently by two tutorials",
-                                at: library.location, notes: [.note("declared here too", at: known.location)]))
-                    }
-                } else {
-                    libraries.append(library)
-                }
+            for library in manifest.systemLibraries {
+                add(
+                    library, to: &libraries, named: "system library '\(library.name)'", key: \.name,
+                    same: { ($0.link, $0.header) == ($1.link, $1.header) }, at: \.location, problems: &problems)
             }
             do {
                 let (tutorialFiles, tutorialTargets) = try steps(of: tutorial)
@@ -116,6 +104,25 @@ public struct Tangle: Sendable {
         files.append(try render(library, "README.md", to: "README.md", readme))
         return Codebase(
             files: (files + lessonFiles).sorted { $0.path < $1.path }, targets: targets, lessons: lessons)
+    }
+
+    /// Adds a declaration that several tutorials may share (a package, a system library) to
+    /// `known`, unless it is there already; one declared differently by two tutorials is a problem.
+    private func add<Declaration>(
+        _ declaration: Declaration, to known: inout [Declaration], named name: String,
+        key: KeyPath<Declaration, String>, same: (Declaration, Declaration) -> Bool,
+        at location: KeyPath<Declaration, SourceLocation>, problems: inout [Diagnostic]
+    ) {
+        guard let earlier = known.first(where: { $0[keyPath: key] == declaration[keyPath: key] }) else {
+            known.append(declaration)
+            return
+        }
+        if !same(earlier, declaration) {
+            problems.append(
+                .error(
+                    "\(name) is declared differently by two tutorials", at: declaration[keyPath: location],
+                    notes: [.note("declared here too", at: earlier[keyPath: location])]))
+        }
     }
 
     /// The first lines of every generated Swift file.
@@ -227,23 +234,6 @@ public struct Tangle: Sendable {
                             module: targets.first { $0.stepID == step.id && $0.languages.contains(language) }!.name)
                     })
             })
-    }
-
-    /// Every `.mustache` file of the templates' folder, parsed once; a template that does not
-    /// parse is reported at its file, line and column.
-    private func loadTemplates() async throws(DiagnosticError) -> MustacheLibrary {
-        do {
-            return try await MustacheLibrary(directory: templates)
-        } catch let error as MustacheLibrary.ParserError {
-            throw DiagnosticError(
-                .error(
-                    "the template does not parse: \(error.error)",
-                    at: SourceLocation(
-                        file: (templates as NSString).appendingPathComponent(error.filename),
-                        line: error.context.lineNumber, column: error.context.columnNumber)))
-        } catch {
-            throw DiagnosticError(.error("cannot read the templates in \(templates): \(error)", at: nil))
-        }
     }
 
     private func render(_ library: MustacheLibrary, _ template: String, to path: String, _ context: Any)

@@ -20,14 +20,7 @@ enum Alignment {
             if ours.kind == .title { return true }
             return theirs.text.recordedHash == ours.text.hash
         }
-        var removed = Set<Int>()
-        var inserted = Set<Int>()
-        for change in difference {
-            switch change {
-            case .remove(let offset, _, _): removed.insert(offset)
-            case .insert(let offset, _, _): inserted.insert(offset)
-            }
-        }
+        let (removed, inserted) = difference.offsets
         var pairs: [Pair] = []
         var unmatchedSource: [Segment] = []
         var unmatchedTranslation: [Segment] = []

@@ -6,14 +6,7 @@ public enum WordDiff {
         let before = old.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let after = new.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let difference = after.difference(from: before)
-        var removed = Set<Int>()
-        var inserted = Set<Int>()
-        for change in difference {
-            switch change {
-            case .remove(let offset, _, _): removed.insert(offset)
-            case .insert(let offset, _, _): inserted.insert(offset)
-            }
-        }
+        let (removed, inserted) = difference.offsets
         var words: [String] = []
         var oldIndex = 0
         var newIndex = 0

@@ -14,6 +14,38 @@ struct TangleTests {
             .tangle([try LanguageCheck().check(tutorial)])
     }
 
+    @Test func twoTutorialsThatDeclareOneSystemLibraryDifferentlyAreRefusedWithBothPlaces() async throws {
+        let sandbox = try Sandbox()
+        let second = sandbox.content.appendingPathComponent("welcome")
+        try FileManager.default.copyItem(at: sandbox.content.appendingPathComponent("greeting"), to: second)
+        for file in ["manifest.xml", "de.xml", "fr.xml"] {
+            let url = second.appendingPathComponent(file)
+            try String(contentsOf: url, encoding: .utf8)
+                .replacingOccurrences(of: #"id="greeting""#, with: #"id="welcome""#)
+                .replacingOccurrences(of: #"module="Greeting""#, with: #"module="Welcome""#)
+                .write(to: url, atomically: true, encoding: .utf8)
+        }
+        let declaration = { (header: String) in
+            #"<system-library name="CSQLite" link="sqlite3" header="\#(header)"/>"# + "\n  <step id=\"hello\">"
+        }
+        try sandbox.edit("manifest.xml", replacing: #"<step id="hello">"#, with: declaration("sqlite3.h"))
+        let other = second.appendingPathComponent("manifest.xml")
+        try String(contentsOf: other, encoding: .utf8)
+            .replacingOccurrences(of: #"<step id="hello">"#, with: declaration("sqlite3ext.h"))
+            .write(to: other, atomically: true, encoding: .utf8)
+        let tutorials = try ContentLoader(contentDirectory: sandbox.content.path).load().map {
+            try LanguageCheck().check($0)
+        }
+        #expect(tutorials.count == 2)
+        let error = try await #require(throws: DiagnosticError.self) {
+            try await Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle(tutorials)
+        }
+        let problem = try #require(error.diagnostics.first { $0.message.contains("CSQLite") })
+        #expect(problem.message == "system library 'CSQLite' is declared differently by two tutorials")
+        let places = Set([problem.location?.file, problem.notes.first?.location?.file].compactMap { $0 })
+        #expect(places == [sandbox.path("manifest.xml"), other.path], "both declarations, each at its file")
+    }
+
     @Test func aTemplateThatDoesNotParseIsReportedAtItsFileAndLine() async throws {
         let sandbox = try Sandbox()
         let templates = sandbox.root.appendingPathComponent("Templates")
