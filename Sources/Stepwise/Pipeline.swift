@@ -43,8 +43,9 @@ public struct Pipeline: Sendable {
         /// Where the pages of a failed build were written, or nil when the site was written.
         public var preview: String?
 
-        /// Whether everything verified (or verification was skipped and nothing else failed).
-        public var succeeded: Bool { verification?.succeeded ?? true }
+        /// Whether nothing failed: everything verified, or verification was skipped. (The
+        /// report's `succeeded` is false when verification was skipped: nothing was verified.)
+        public var nothingFailed: Bool { verification?.succeeded ?? true }
     }
 
     /// Reads, checks and tangles the tutorials, in memory only; listings parsed by an earlier

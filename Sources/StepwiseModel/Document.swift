@@ -32,20 +32,20 @@ public struct Step: Sendable, Hashable {
     public var location: SourceLocation
     /// The step's heading.
     public var title: [Inline]
-    /// Translation data of the heading.
-    public var titleTranslation: Translation
+    /// Translation metadata of the heading.
+    public var titleTranslation: TranslationMetadata
     /// Prose, listings and expected output, in reading order.
     public var blocks: [Block]
 
     /// Creates a step.
     public init(
-        id: String, location: SourceLocation, title: [Inline], titleTranslation: Translation? = nil,
+        id: String, location: SourceLocation, title: [Inline], titleTranslation: TranslationMetadata? = nil,
         blocks: [Block]
     ) {
         self.id = id
         self.location = location
         self.title = title
-        self.titleTranslation = titleTranslation ?? Translation(location: location)
+        self.titleTranslation = titleTranslation ?? TranslationMetadata(location: location)
         self.blocks = blocks
     }
 
@@ -63,13 +63,13 @@ public struct Step: Sendable, Hashable {
 /// A block of a step's text.
 public indirect enum Block: Sendable, Hashable {
     /// A paragraph.
-    case paragraph([Inline], Translation)
+    case paragraph([Inline], TranslationMetadata)
     /// A heading inside a step that is not a step of its own ("1. The problem").
-    case heading([Inline], Translation)
+    case heading([Inline], TranslationMetadata)
     /// A bulleted or numbered list of short items.
-    case list(ordered: Bool, items: [ListItem], Translation)
+    case list(ordered: Bool, items: [ListItem], TranslationMetadata)
     /// A note set apart from the text: `tip`, `warning` or `info`.
-    case note(kind: String, [Block], Translation)
+    case note(kind: String, [Block], TranslationMetadata)
     /// Code that goes into the step's module.
     case listing(Listing)
     /// What the step's program prints, in this language.
@@ -110,17 +110,17 @@ public struct ListItem: Sendable, Hashable {
     /// The item's text.
     public var inlines: [Inline]
     /// Its translation data.
-    public var translation: Translation
+    public var translation: TranslationMetadata
 
     /// Creates a list item.
-    public init(_ inlines: [Inline], translation: Translation) {
+    public init(_ inlines: [Inline], translation: TranslationMetadata) {
         self.inlines = inlines
         self.translation = translation
     }
 }
 
 /// ITS 2.0 data on a translatable element, and the version of the source it was translated from.
-public struct Translation: Sendable, Hashable {
+public struct TranslationMetadata: Sendable, Hashable {
     /// `its:translate`: false when the block must stay as written.
     public var translate: Bool
     /// `its:locNote`: a note for translators.

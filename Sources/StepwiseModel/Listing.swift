@@ -19,14 +19,14 @@ public struct Listing: Sendable, Hashable {
     public var location: SourceLocation
     /// The code, line by line, hidden lines included.
     public var lines: [CodeLine]
-    /// Translation data: `its:locNote`, and in a translation the hash of the source listing's
+    /// Translation metadata: `its:locNote`, and in a translation the hash of the source listing's
     /// comments and strings it was translated from.
-    public var translation: Translation
+    public var translation: TranslationMetadata
 
     /// Creates a listing.
     public init(
         id: String, kind: Kind, file: String, region: String?, location: SourceLocation,
-        lines: [CodeLine], translation: Translation? = nil
+        lines: [CodeLine], translation: TranslationMetadata? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -34,7 +34,7 @@ public struct Listing: Sendable, Hashable {
         self.region = region
         self.location = location
         self.lines = lines
-        self.translation = translation ?? Translation(location: location)
+        self.translation = translation ?? TranslationMetadata(location: location)
     }
 
     /// The code as compiled: hidden lines included, without their marker.

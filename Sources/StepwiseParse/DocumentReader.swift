@@ -198,8 +198,8 @@ private struct Reading {
         return result.filter { $0 != .text("") }
     }
 
-    func translation(_ element: XMLElement) -> Translation {
-        Translation(
+    func translation(_ element: XMLElement) -> TranslationMetadata {
+        TranslationMetadata(
             translate: element.attribute("translate", namespace: Namespace.its) != "no",
             note: element.attribute("locNote", namespace: Namespace.its), location: element.location,
             sourceHash: element.attribute("src-hash"))

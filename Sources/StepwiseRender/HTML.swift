@@ -42,7 +42,7 @@ enum HTML {
     static func block(
         _ block: Block, strings: InterfaceStrings, isStale: (SourceLocation) -> Bool = { _ in false }
     ) -> String {
-        func element(_ name: String, _ inlines: [Inline], _ its: Translation) -> String {
+        func element(_ name: String, _ inlines: [Inline], _ its: TranslationMetadata) -> String {
             let stale = isStale(its.location)
             return "<\(name)\(attributes(its, stale: stale))>" + (stale ? staleMark(strings) : "")
                 + Self.inlines(inlines, typography: Typography(language: strings.language)) + "</\(name)>"
@@ -67,7 +67,7 @@ enum HTML {
         "<span class=\"stale-mark\" role=\"note\">\(escape(strings["stale"]))</span> "
     }
 
-    private static func attributes(_ its: Translation, stale: Bool = false) -> String {
+    private static func attributes(_ its: TranslationMetadata, stale: Bool = false) -> String {
         (its.translate ? "" : " translate=\"no\"") + (stale ? " class=\"stale\"" : "")
     }
 }

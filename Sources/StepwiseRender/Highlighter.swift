@@ -5,27 +5,27 @@ import SwiftSyntax
 /// Swift source cut into classified pieces by swift-syntax, rendered as HTML or for a terminal.
 enum Highlighter {
     /// A run of source text and its class (`kw`, `ty`, `str`, …), or nil for plain text.
-    struct Piece {
+    struct Token {
         var text: String
         var className: String?
     }
 
     /// `code` as classified pieces, in order, covering every byte.
-    static func pieces(_ code: String) -> [Piece] {
+    static func pieces(_ code: String) -> [Token] {
         let tree = ListingSyntax.tree(code)
         let bytes = Array(code.utf8)
-        var pieces: [Piece] = []
+        var pieces: [Token] = []
         var position = 0
         let text = { (range: Range<Int>) in String(decoding: bytes[range], as: UTF8.self) }
         for classified in tree.classifications {
             let start = classified.range.lowerBound.utf8Offset
             let end = classified.range.upperBound.utf8Offset
             guard start >= position, end <= bytes.count else { continue }
-            if start > position { pieces.append(Piece(text: text(position..<start))) }
-            pieces.append(Piece(text: text(start..<end), className: className(classified.kind)))
+            if start > position { pieces.append(Token(text: text(position..<start))) }
+            pieces.append(Token(text: text(start..<end), className: className(classified.kind)))
             position = end
         }
-        if position < bytes.count { pieces.append(Piece(text: text(position..<bytes.count))) }
+        if position < bytes.count { pieces.append(Token(text: text(position..<bytes.count))) }
         return pieces
     }
 

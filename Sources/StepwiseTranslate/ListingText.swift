@@ -6,7 +6,7 @@ import SwiftSyntax
 /// the order they appear, each with its place in the listing.
 public struct ListingText: Sendable, Hashable {
     /// One comment or string-literal segment.
-    public struct Piece: Sendable, Hashable, Codable {
+    public struct Span: Sendable, Hashable, Codable {
         /// Whether it is a comment or a string literal's text.
         public enum Kind: String, Sendable, Hashable, Codable { case comment, string }
         /// Comment or string.
@@ -21,7 +21,7 @@ public struct ListingText: Sendable, Hashable {
     }
 
     /// The pieces in source order.
-    public var pieces: [Piece]
+    public var pieces: [Span]
 
     /// Reads the comments and string literals of `listing`, or takes them from `memo`.
     public init(_ listing: Listing, memo: ParseMemo?) {
@@ -32,7 +32,7 @@ public struct ListingText: Sendable, Hashable {
         }
     }
 
-    private init(pieces: [Piece]) {
+    private init(pieces: [Span]) {
         self.pieces = pieces
     }
 
@@ -41,11 +41,11 @@ public struct ListingText: Sendable, Hashable {
         let code = listing.code
         let tree = ListingSyntax.tree(code)
         let converter = SourceLocationConverter(fileName: "listing.swift", tree: tree)
-        var pieces: [Piece] = []
-        func add(_ kind: Piece.Kind, _ text: Substring, at position: AbsolutePosition) {
+        var pieces: [Span] = []
+        func add(_ kind: Span.Kind, _ text: Substring, at position: AbsolutePosition) {
             let location = converter.location(for: position)
             pieces.append(
-                Piece(kind: kind, text: String(text), line: location.line - 1, utf8Start: location.column - 1))
+                Span(kind: kind, text: String(text), line: location.line - 1, utf8Start: location.column - 1))
         }
         for token in tree.tokens(viewMode: .sourceAccurate) {
             var position = token.position

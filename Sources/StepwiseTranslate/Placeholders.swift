@@ -5,16 +5,16 @@ import StepwiseModel
 /// (`<ph>`); emphasis, strong text and links are paired codes (`<pc>`) around translatable text.
 struct Placeholders {
     /// A piece of a segment's content in XLIFF terms.
-    indirect enum Piece: Equatable {
+    indirect enum Content: Equatable {
         case text(String)
         /// A standalone code: its id and its original data (the tutorial's markup).
         case placeholder(id: String, data: String)
         /// A paired code: its id, the original data of its start and end, and the content.
-        case paired(id: String, start: String, end: String, [Piece])
+        case paired(id: String, start: String, end: String, [Content])
 
         /// Every code in `pieces`, depth first, with its original data: one string for a
         /// standalone code, its start and end for a paired one.
-        static func codes(in pieces: [Piece]) -> [(id: String, data: [String])] {
+        static func codes(in pieces: [Content]) -> [(id: String, data: [String])] {
             pieces.flatMap { piece -> [(id: String, data: [String])] in
                 switch piece {
                 case .text: []
@@ -61,15 +61,15 @@ struct Placeholders {
 
     /// Numbers the codes of a translation the way `source` numbered its own: the same code gets
     /// the same id; a code the source does not have gets an id of its own (`t1`, `t2`, …).
-    init(matching source: [Piece]) {
+    init(matching source: [Content]) {
         var ids: [String: [String]] = [:]
-        for code in Piece.codes(in: source) { ids[code.data.joined(), default: []].append(code.id) }
+        for code in Content.codes(in: source) { ids[code.data.joined(), default: []].append(code.id) }
         available = ids
         prefix = "t"
     }
 
     /// The pieces of `inlines`.
-    mutating func pieces(_ inlines: [Inline]) -> [Piece] {
+    mutating func pieces(_ inlines: [Inline]) -> [Content] {
         inlines.map { inline in
             if let data = Self.data(of: inline) { return .placeholder(id: id(for: data), data: data) }
             if let (start, end) = Self.pairData(of: inline) {

@@ -74,7 +74,7 @@ public struct DocumentSegments: Sendable, Hashable {
         }
     }
 
-    private static func prose(_ kind: SegmentKind, _ inlines: [Inline], _ its: Translation) -> Segment {
+    private static func prose(_ kind: SegmentKind, _ inlines: [Inline], _ its: TranslationMetadata) -> Segment {
         let text = InlineMarkup.xml(inlines)
         return Segment(
             kind: kind, anchor: nil,

@@ -50,7 +50,7 @@ public enum SourceMemory {
 }
 
 /// Confirming that translated segments still hold for the source as it is now.
-public enum Confirmation {
+public enum StaleSegmentConfirmation {
     /// The edits that record the source's current hash on `ids` of `language` (every stale
     /// segment when `ids` is nil), and the updated source memory.
     public static func confirm(

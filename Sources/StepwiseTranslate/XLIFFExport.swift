@@ -87,7 +87,7 @@ public enum XLIFFExport {
         }
         let segment = xmlNewChild(unit, namespace, "segment", nil)!
         if targetPieces != nil { xmlSetProp(segment, "state", state) }
-        let required = Set(Placeholders.Piece.codes(in: targetPieces ?? []).map(\.id))
+        let required = Set(Placeholders.Content.codes(in: targetPieces ?? []).map(\.id))
         write(sourcePieces, into: xmlNewChild(segment, namespace, "source", nil)!, namespace, required: required)
         if let targetPieces {
             write(targetPieces, into: xmlNewChild(segment, namespace, "target", nil)!, namespace, required: required)
@@ -101,17 +101,17 @@ public enum XLIFFExport {
 
     /// The original data of every code, by data id (`d1` for the code with id `1`, `d1s`/`d1e`
     /// for a paired code's start and end), each code once.
-    private static func originalData(_ pieces: [Placeholders.Piece]) -> [(String, String)] {
+    private static func originalData(_ pieces: [Placeholders.Content]) -> [(String, String)] {
         var seen = Set<String>()
-        return Placeholders.Piece.codes(in: pieces).filter { seen.insert($0.id).inserted }.flatMap { code in
-            zip(Placeholders.Piece.dataIDs(of: code.id, paired: code.data.count == 2), code.data).map { ($0, $1) }
+        return Placeholders.Content.codes(in: pieces).filter { seen.insert($0.id).inserted }.flatMap { code in
+            zip(Placeholders.Content.dataIDs(of: code.id, paired: code.data.count == 2), code.data).map { ($0, $1) }
         }
     }
 
     /// Writes pieces as XLIFF inline content. Codes the translation already carries (`required`)
     /// may not be deleted.
     private static func write(
-        _ pieces: [Placeholders.Piece], into parent: xmlNodePtr, _ namespace: xmlNsPtr?, required: Set<String>
+        _ pieces: [Placeholders.Content], into parent: xmlNodePtr, _ namespace: xmlNsPtr?, required: Set<String>
     ) {
         for piece in pieces {
             switch piece {

@@ -45,18 +45,18 @@ public enum XLIFFImport {
 
     struct Segment: Sendable {
         var state: String?
-        var source: [Piece]
-        var target: [Piece]?
+        var source: [InlineContent]
+        var target: [InlineContent]?
         /// The `xml:lang` of the source and of the target, where written, and where.
         var sourceLanguage: (String, SourceLocation)?
         var targetLanguage: String?
         var location: SourceLocation
     }
 
-    indirect enum Piece: Sendable, Equatable {
+    indirect enum InlineContent: Sendable, Equatable {
         case text(String)
         case placeholder(id: String, dataRef: String?, canDelete: Bool)
-        case paired(id: String, start: String?, end: String?, canDelete: Bool, [Piece])
+        case paired(id: String, start: String?, end: String?, canDelete: Bool, [InlineContent])
     }
 
     /// Reads and validates `contents` as XLIFF 2.0.
@@ -173,9 +173,9 @@ public enum XLIFFImport {
     /// The inline content of `element`. Where `xml:space` is not `preserve`, white space is
     /// layout, as XML's default allows: each run of it reads as one space (what a CAT tool
     /// that indents or wraps its targets changes is then not the translation's text).
-    private static func pieces(_ element: XMLElement, preserve: Bool) -> [Piece] {
+    private static func pieces(_ element: XMLElement, preserve: Bool) -> [InlineContent] {
         let preserve = preservesSpace(element, inherited: preserve)
-        return element.children.flatMap { child -> [Piece] in
+        return element.children.flatMap { child -> [InlineContent] in
             switch child {
             case .text(let text, _, _): return [.text(preserve ? text : foldingSpace(text))]
             case .element(let inner):
@@ -315,12 +315,12 @@ public enum XLIFFImport {
 
     /// The target's text and codes as inlines, checking every code against the source's: the
     /// target is written back as the tutorial format's markup and read as a paragraph is.
-    private static func inlines(_ unit: Unit, source: StepwiseTranslate.Segment, target: [Piece])
+    private static func inlines(_ unit: Unit, source: StepwiseTranslate.Segment, target: [InlineContent])
         throws(DiagnosticError) -> [Inline]
     {
         var numbering = Placeholders()
         let sourceCodes = Dictionary(
-            uniqueKeysWithValues: Placeholders.Piece.codes(in: numbering.pieces(source.inlines ?? [])).map {
+            uniqueKeysWithValues: Placeholders.Content.codes(in: numbering.pieces(source.inlines ?? [])).map {
                 ($0.id, $0.data)
             })
         let location = unit.segments.first?.location ?? unit.location
@@ -332,7 +332,7 @@ public enum XLIFFImport {
         /// The original data of code `id` as the target refers to it: the source's, or for a code
         /// only the translation has (`t1`), the file's own.
         func data(of id: String, refs: [String?], kind: String) throws(DiagnosticError) -> [String] {
-            let names = Placeholders.Piece.dataIDs(of: id, paired: refs.count == 2)
+            let names = Placeholders.Content.dataIDs(of: id, paired: refs.count == 2)
             let sent = names.compactMap { unit.data[$0] }
             guard refs == names, let data = sourceCodes[id] ?? (id.hasPrefix("t") ? sent : nil),
                 data.count == names.count
@@ -342,7 +342,7 @@ public enum XLIFFImport {
             }
             return data
         }
-        func markup(_ pieces: [Piece]) throws(DiagnosticError) -> String {
+        func markup(_ pieces: [InlineContent]) throws(DiagnosticError) -> String {
             var result = ""
             for piece in pieces {
                 switch piece {
@@ -378,7 +378,7 @@ public enum XLIFFImport {
         }
     }
 
-    private static func requiredIDs(_ pieces: [Piece]) -> [String] {
+    private static func requiredIDs(_ pieces: [InlineContent]) -> [String] {
         pieces.flatMap { piece -> [String] in
             switch piece {
             case .text: []

@@ -2,7 +2,7 @@ import StepwiseModel
 
 /// Compares what a step's program printed with the step's expected output.
 enum OutputComparison {
-    static func compare(_ run: Command.Result, expected: [ExpectedOutput], step: Step, language: String)
+    static func compare(_ run: ProcessRunner.Result, expected: [ExpectedOutput], step: Step, language: String)
         -> (result: OutputResult, diagnostics: [Diagnostic])
     {
         let actual = ExpectedOutput.normalized(run.output)

@@ -73,7 +73,7 @@ public struct Verify: Sendable {
         progress(
             "building \(codebase.targets.count) step targets with their tests"
                 + (pending.count < codebase.targets.count ? " (\(pending.count) to verify)" : ""))
-        let build = try await Command.run(
+        let build = try await ProcessRunner.run(
             swift, ["build", "--package-path", directory, "--build-tests"], timeout: .seconds(3600))
         if !build.succeeded {
             general += record(CompilerOutput.errors(in: build.output), mapper: mapper, into: &results)
@@ -85,7 +85,7 @@ public struct Verify: Sendable {
             let unreached = pending.map(\.name).filter { results[$0]!.diagnostics.isEmpty }
             for (index, name) in unreached.enumerated() {
                 progress("building the other steps one by one (\(index + 1)/\(unreached.count))")
-                let single = try await Command.run(
+                let single = try await ProcessRunner.run(
                     swift, ["build", "--package-path", directory, "--target", name + "Tests"], timeout: .seconds(3600))
                 general += record(CompilerOutput.errors(in: single.output), mapper: mapper, into: &results)
             }
@@ -111,7 +111,7 @@ public struct Verify: Sendable {
 
     /// What `swift --version` prints: the toolchain is part of every cache key.
     private func toolchainVersion() async throws -> String {
-        let run = try await Command.run(swift, ["--version"], timeout: .seconds(60))
+        let run = try await ProcessRunner.run(swift, ["--version"], timeout: .seconds(60))
         guard run.succeeded else {
             throw DiagnosticError(.error("`\(swift) --version` failed:\n" + run.output.suffix(2000), at: nil))
         }
@@ -214,7 +214,7 @@ public struct Verify: Sendable {
                 "--experimental-event-stream-output", eventFile.path, "--filter", selection,
             ]
             if !skipping.isEmpty { arguments += ["--skip", "^(\(skipping.sorted().joined(separator: "|")))Tests[./]"] }
-            let run = try await Command.run(swift, arguments, timeout: testTimeout)
+            let run = try await ProcessRunner.run(swift, arguments, timeout: testTimeout)
             let events = TestEvents(jsonLines: (try? String(contentsOf: eventFile, encoding: .utf8)) ?? "")
             for test in events.tests where test.ended && !test.skipped {
                 let target = PackageLayout.testedTarget(of: test.module) ?? test.module
@@ -270,7 +270,7 @@ public struct Verify: Sendable {
             else { continue }
             for language in codebase.languages(backedBy: target, of: tutorial.manifest.languages) {
                 guard let step = tutorial.documents[language]?.step(target.stepID) else { continue }
-                let run = try await Command.run(
+                let run = try await ProcessRunner.run(
                     binaries.appendingPathComponent(lesson.name).path,
                     ["--step", String(target.number), "--lang", language], timeout: programTimeout)
                 let outcome = OutputComparison.compare(run, expected: step.outputs, step: step, language: language)

@@ -26,7 +26,7 @@ struct ConfirmCommand: AsyncParsableCommand {
     var segments: [String] = []
 
     func run() async throws {
-        let confirmed = try TranslationDesk(content: paths.content).confirm(
+        let confirmed = try TranslationWorkflow(content: paths.content).confirm(
             segments.isEmpty ? nil : Set(segments), language: language, tutorial: tutorial)
         print(
             "Confirmed \(confirmed.count) segment\(confirmed.count == 1 ? "" : "s") of \(tutorial) in \(language).")

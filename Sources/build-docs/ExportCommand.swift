@@ -25,7 +25,7 @@ struct ExportCommand: AsyncParsableCommand {
     var tutorials: [String] = []
 
     func run() async throws {
-        let documents = try TranslationDesk(content: paths.content).export(
+        let documents = try TranslationWorkflow(content: paths.content).export(
             language: language, tutorials: tutorials.isEmpty ? nil : tutorials)
         let output = WritableFolder(root: paths.output)
         try output.commit(

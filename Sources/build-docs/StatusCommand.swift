@@ -29,7 +29,7 @@ struct StatusCommand: AsyncParsableCommand {
     var verbose = false
 
     func run() async throws {
-        let entries = try TranslationDesk(content: paths.content).status(extra: languages)
+        let entries = try TranslationWorkflow(content: paths.content).status(extra: languages)
         for entry in entries {
             print("\(entry.tutorial.id) (source: \(entry.tutorial.manifest.sourceLanguage))")
             let rows = entry.languages.map { language in

@@ -17,7 +17,7 @@ struct PipelineTests {
     @Test func everyListingInEveryLanguageIsVerifiedThenABrokenOneFailsWithItsLine() async throws {
         let sandbox = try Sandbox()
         let outcome = try await Pipeline(options: options(sandbox)).build()
-        #expect(outcome.succeeded)
+        #expect(outcome.nothingFailed)
         let listings = outcome.report.tutorials[0].languages.flatMap(\.steps).flatMap(\.listings)
         #expect(listings.count == 8)
         #expect(listings.allSatisfy { $0.status == "verified" })
@@ -44,7 +44,7 @@ struct PipelineTests {
         let sitePage = sandbox.output.path + "/site/fr/greeting/02-shout.html"
         let before = try String(contentsOfFile: sitePage, encoding: .utf8)
         let broken = try await Pipeline(options: options(sandbox)).build()
-        #expect(!broken.succeeded)
+        #expect(!broken.nothingFailed)
         let errors = try #require(broken.verification?.diagnostics)
         let line = try sandbox.line(of: #"\(name.uppercased()!""#, in: "fr.xml")
         #expect(errors.contains { $0.location?.file == sandbox.path("fr.xml") && $0.location?.line == line })
@@ -93,7 +93,7 @@ struct PipelineTests {
 
         // Three runs: the test passes in two and fails in one, so it is flaky and fails the build.
         let first = try await Pipeline(options: options).build()
-        #expect(!first.succeeded)
+        #expect(!first.nothingFailed)
         let shout = first.report.tutorials[0].languages[0].steps[1]
         #expect(shout.status == "failed")
         #expect(shout.runs == 3)
@@ -114,7 +114,7 @@ struct PipelineTests {
         options.repetitions = 1
         var mark = logged().count
         let second = try await Pipeline(options: options).build()
-        #expect(second.succeeded)
+        #expect(second.nothingFailed)
         for language in second.report.tutorials[0].languages {
             #expect(language.steps.map(\.cached) == [true, false], "\(language.language)")
             #expect(language.steps.allSatisfy { $0.status == "verified" })
@@ -127,7 +127,7 @@ struct PipelineTests {
         // Nothing changed: nothing is built or run; only the toolchain's version is asked for.
         mark = logged().count
         let third = try await Pipeline(options: options).build()
-        #expect(third.succeeded)
+        #expect(third.nothingFailed)
         #expect(
             third.report.tutorials[0].languages.flatMap(\.steps).allSatisfy { $0.cached && $0.status == "verified" })
         #expect(logged().dropFirst(mark) == ["--version"])
@@ -136,7 +136,7 @@ struct PipelineTests {
         // the first build are); --force ignores the cache.
         options.repetitions = 3
         let repeated = try await Pipeline(options: options).build()
-        #expect(repeated.succeeded)
+        #expect(repeated.nothingFailed)
         for language in repeated.report.tutorials[0].languages {
             #expect(language.steps.map(\.cached) == [true, false], "\(language.language)")
             #expect(language.steps.allSatisfy { $0.runs == 3 })
@@ -151,7 +151,7 @@ struct PipelineTests {
         var options = options(sandbox)
         options.verify = false
         let outcome = try await Pipeline(options: options).build()
-        #expect(outcome.succeeded && outcome.verification == nil)
+        #expect(outcome.nothingFailed && outcome.verification == nil)
         let page = try String(
             contentsOfFile: sandbox.output.path + "/site/de/greeting/02-shout.html", encoding: .utf8)
         #expect(page.contains(#"data-status="unverified""#) && !page.contains(#"data-status="verified""#))

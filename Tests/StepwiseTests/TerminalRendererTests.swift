@@ -36,7 +36,8 @@ struct TerminalRendererTests {
         let step = Step(
             id: "s", location: location, title: [.text("Antworten")],
             blocks: [
-                .paragraph([.text("Die "), .code("answer"), .text(" steht fest.")], Translation(location: location)),
+                .paragraph(
+                    [.text("Die "), .code("answer"), .text(" steht fest.")], TranslationMetadata(location: location)),
                 .listing(listing),
             ])
         let text = TerminalRenderer(width: 80, styled: false, strings: strings).render(step, number: 2, count: 3)

@@ -58,8 +58,8 @@ struct TypographyTests {
                     [
                         .text("Drugie wywołanie "), .code("bind"),
                         .text(" po cichu zastępuje pierwszego słuchacza, a stary znika w tle."),
-                    ], Translation(location: SourceLocation(file: "pl.xml", line: 1)))
-            ], Translation(location: SourceLocation(file: "pl.xml", line: 1)))
+                    ], TranslationMetadata(location: SourceLocation(file: "pl.xml", line: 1)))
+            ], TranslationMetadata(location: SourceLocation(file: "pl.xml", line: 1)))
         let step = Step(
             id: "s", location: SourceLocation(file: "pl.xml", line: 1), title: [.text("Krok")], blocks: [note])
         let lines = renderer.render(step, number: 1, count: 1).split(separator: "\n").dropFirst(2)

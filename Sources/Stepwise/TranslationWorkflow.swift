@@ -7,7 +7,7 @@ import StepwiseTranslate
 /// The translators' side of Stepwise: where each translation stands, confirming segments,
 /// and the XLIFF round trip through CAT tools. Edits go into `Content/`,
 /// all files or none, each checked against the schema before anything is written.
-public struct TranslationDesk: Sendable {
+public struct TranslationWorkflow: Sendable {
     /// The content folder.
     public var content: String
 
@@ -60,7 +60,7 @@ public struct TranslationDesk: Sendable {
                     at: SourceLocation(file: entry.tutorial.manifest.file, line: 1)))
         }
         let text = try String(contentsOfFile: status.file, encoding: .utf8)
-        let result = try Confirmation.confirm(
+        let result = try StaleSegmentConfirmation.confirm(
             ids, language: language, in: entry.tutorial, statuses: entry.statuses, translationText: text)
         try write(
             [ContentChange(file: status.file, contents: result.translation)], memory: result.memory,

@@ -8,7 +8,7 @@ import Subprocess
 #endif
 
 /// Runs a program to its end, or stops it and its children after a time limit.
-enum Command {
+enum ProcessRunner {
     struct Result {
         /// How it ended; nil when it ran out of time and was stopped.
         var status: TerminationStatus?
