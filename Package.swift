@@ -46,6 +46,7 @@ let package = Package(
         .target(
             name: "StepwiseSyntax",
             dependencies: [
+                "StepwiseModel",
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
             ]

@@ -58,7 +58,7 @@ enum CodeComparison {
         var code: [Token] = []
         var text: [String] = []
         for token in tokens {
-            if case .stringSegment = token.kind { text.append(token.text) } else { code.append(token) }
+            if token.isStringText { text.append(token.text) } else { code.append(token) }
         }
         return (code, text)
     }
@@ -67,6 +67,8 @@ enum CodeComparison {
         var kind: TokenKind
         var text: String
         var location: StepwiseModel.SourceLocation
+        /// Whether a translation may change it (`TranslatableText`).
+        var isStringText: Bool
     }
 
     private static func tokens(of listing: Listing) -> [Token] {
@@ -75,7 +77,9 @@ enum CodeComparison {
         return tree.tokens(viewMode: .sourceAccurate).compactMap { token -> Token? in
             if token.tokenKind == .endOfFile { return nil }
             let position = converter.location(for: token.positionAfterSkippingLeadingTrivia)
-            return Token(kind: token.tokenKind, text: token.text, location: location(in: listing, position))
+            return Token(
+                kind: token.tokenKind, text: token.text, location: location(in: listing, position),
+                isStringText: TranslatableText.isStringText(token))
         }
     }
 

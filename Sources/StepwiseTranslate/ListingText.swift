@@ -50,17 +50,17 @@ public struct ListingText: Sendable, Hashable {
         for token in tree.tokens(viewMode: .sourceAccurate) {
             var position = token.position
             for piece in token.leadingTrivia {
-                if let comment = Self.comment(piece) {
+                if let comment = TranslatableText.comment(piece) {
                     add(.comment, comment.text, at: position.advanced(by: comment.offset))
                 }
                 position += piece.sourceLength
             }
-            if case .stringSegment = token.tokenKind, !token.text.isEmpty {
+            if TranslatableText.isStringText(token), !token.text.isEmpty {
                 add(.string, Substring(token.text), at: token.positionAfterSkippingLeadingTrivia)
             }
             position = token.endPositionBeforeTrailingTrivia
             for piece in token.trailingTrivia {
-                if let comment = Self.comment(piece) {
+                if let comment = TranslatableText.comment(piece) {
                     add(.comment, comment.text, at: position.advanced(by: comment.offset))
                 }
                 position += piece.sourceLength
@@ -72,25 +72,5 @@ public struct ListingText: Sendable, Hashable {
     /// The canonical text: one piece per line, comments marked `//`, strings quoted.
     public var canonical: String {
         pieces.map { $0.kind == .comment ? "// " + $0.text : "\"" + $0.text + "\"" }.joined(separator: "\n")
-    }
-
-    /// A comment's words and their UTF-8 offset in the trivia piece, without the comment markers.
-    private static func comment(_ piece: TriviaPiece) -> (text: Substring, offset: Int)? {
-        let raw: String
-        let markers: (open: String, close: String)
-        switch piece {
-        case .lineComment(let text): (raw, markers) = (text, ("//", ""))
-        case .docLineComment(let text): (raw, markers) = (text, ("///", ""))
-        case .blockComment(let text): (raw, markers) = (text, ("/*", "*/"))
-        case .docBlockComment(let text): (raw, markers) = (text, ("/**", "*/"))
-        default: return nil
-        }
-        // Region markers are structure, not words.
-        if RegionMarker(line: raw) != nil { return nil }
-        var body = Substring(raw).dropFirst(markers.open.count).dropLast(markers.close.count)
-        body = body.drop { $0 == " " }
-        while body.last == " " { body = body.dropLast() }
-        guard !body.isEmpty else { return nil }
-        return (body, raw.utf8.distance(from: raw.startIndex, to: body.startIndex))
     }
 }
