@@ -8,7 +8,12 @@ public func demo(locale: Locale) throws {
     let store = try Store.create(at: folder.file("todo.sqlite"))
 
     let count = 1_000_000
-    var display = ProgressDisplay(total: count, caption: "zapisanych rekordów", locale: locale)
+    let caption: PluralText = """
+        one: zapisany rekord
+        few: zapisane rekordy
+        many: zapisanych rekordów
+        """
+    var display = ProgressDisplay(total: count, caption: caption, locale: locale)
     try store.populate(count: count) { written in
         display.update(written)
     }

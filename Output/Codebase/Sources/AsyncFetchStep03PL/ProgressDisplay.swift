@@ -5,11 +5,11 @@ import Foundation
 // Pasek postępu do terminala, który wypisuje wiersz tylko po każdej ćwiartce.
 public struct ProgressDisplay {
     public let total: Int
-    public let caption: String
+    public let caption: PluralText
     public let locale: Locale
     private var quarters = 0
 
-    public init(total: Int, caption: String, locale: Locale) {
+    public init(total: Int, caption: PluralText, locale: Locale) {
         self.total = total
         self.caption = caption
         self.locale = locale
@@ -20,8 +20,7 @@ public struct ProgressDisplay {
             quarters += 1
             let bar = String(repeating: "#", count: quarters * 5)
                 + String(repeating: ".", count: 20 - quarters * 5)
-            let count = (total * quarters / 4).formatted(.number.locale(locale))
-            print("[\(bar)] \(count) \(caption)")
+            print("[\(bar)] \(caption.text(for: total * quarters / 4, locale: locale))")
         }
     }
 }

@@ -11,11 +11,15 @@ public func demo(locale: Locale) async throws {
     let reader = try store.makeReader()
 
     let handle = reader.fetchAsync(FetchRequest(batchSize: 5_000))
+    let caption: PluralText = """
+        one: ligne chargée
+        other: lignes chargées
+        """
     var display: ProgressDisplay?
     for await progress in handle.progress {
         guard let total = progress.total else { continue }
         if display == nil {
-            display = ProgressDisplay(total: total, caption: "lignes chargées", locale: locale)
+            display = ProgressDisplay(total: total, caption: caption, locale: locale)
         }
         display?.update(progress.fetched)
     }

@@ -6,6 +6,15 @@ import Foundation
 public func demo(locale: Locale) async throws {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
+    for (name, mode) in [("Rollback-Journal", "DELETE"), ("WAL", "WAL")] {
+        do {
+            try editWhileReading(journalMode: mode, in: folder)
+            print("\(name): abgehakt, während der Reader liest")
+        } catch {
+            print("\(name): \(error)")
+        }
+    }
+
     let store = try Store.create(at: folder.file("todo.sqlite"))
     try store.populate(count: 20_000)
     let list = try TodoList(store: store)

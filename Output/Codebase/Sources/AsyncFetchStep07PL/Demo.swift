@@ -6,6 +6,15 @@ import Foundation
 public func demo(locale: Locale) async throws {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
+    for (name, mode) in [("Dziennik wycofania", "DELETE"), ("WAL", "WAL")] {
+        do {
+            try editWhileReading(journalMode: mode, in: folder)
+            print("\(name): zadanie odhaczone, gdy Reader czyta")
+        } catch {
+            print("\(name): \(error)")
+        }
+    }
+
     let store = try Store.create(at: folder.file("todo.sqlite"))
     try store.populate(count: 20_000)
     let list = try TodoList(store: store)

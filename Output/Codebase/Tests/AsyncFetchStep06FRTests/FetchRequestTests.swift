@@ -35,6 +35,19 @@ import Testing
         #expect(byID == ["Brot", "Apfel", "Käse", "Apfelsaft"])
     }
 
+    @Test func equalTimestampsAreOrderedByID() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        let moment = Date(timeIntervalSince1970: 1_000)
+        for name in ["A", "B", "C"] {
+            try store.insert(name: name, createdAt: moment)
+        }
+        // Gleich alte Aufgaben kommen in beiden Richtungen nach ihrer Nummer.
+        #expect(try store.fetch(FetchRequest()).map(\.id) == [1, 2, 3])
+        #expect(try store.fetch(FetchRequest(ascending: false)).map(\.id) == [1, 2, 3])
+    }
+
     @Test func filtersByDoneAndByName() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -39,4 +39,24 @@ import Testing
         #expect(try store.count() == 0)
         #expect(reports.isEmpty)
     }
+
+    @Test func aFailedPopulateThrowsAndLeavesTheFileAsItWas() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 10)
+        // Ein Trigger lässt das Füllen mitten in der Transaktion scheitern.
+        try store.connection.withLock {
+            try store.connection.execute(
+                "CREATE TRIGGER stop AFTER INSERT ON items WHEN NEW.id = 500 BEGIN SELECT RAISE(ABORT, 'stop'); END"
+            )
+        }
+        #expect(throws: StoreError.self) {
+            try store.populate(count: 1_000)
+        }
+        #expect(try store.count() == 10)
+        // Keine Transaktion ist offen geblieben: Das nächste Füllen gelingt.
+        try store.populate(count: 5)
+        #expect(try store.count() == 15)
+    }
 }

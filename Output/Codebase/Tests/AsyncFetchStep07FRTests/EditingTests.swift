@@ -69,6 +69,23 @@ private final class Failures: @unchecked Sendable {
         #expect(items.last?.name == "Neu")
     }
 
+    @Test func aReaderBlocksTheWriterUnderTheRollbackJournalButNotUnderWAL() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let blocked = #expect(throws: StoreError.self) {
+            try editWhileReading(journalMode: "DELETE", in: folder)
+        }
+        #expect(blocked == .sqlite(code: SQLITE_BUSY, message: "database is locked"))
+        #expect(Self.journalMode(folder.file("DELETE.sqlite")) == "delete")
+        let unchanged = try Store.open(at: folder.file("DELETE.sqlite")).fetch(FetchRequest())
+        #expect(unchanged.first?.id == 1 && unchanged.first?.done == false)
+
+        try editWhileReading(journalMode: "WAL", in: folder)
+        #expect(Self.journalMode(folder.file("WAL.sqlite")) == "wal")
+        let changed = try Store.open(at: folder.file("WAL.sqlite")).fetch(FetchRequest())
+        #expect(changed.first?.id == 1 && changed.first?.done == true)
+    }
+
     @Test func countAndSelectSeeTheSameSnapshot() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
