@@ -6,7 +6,9 @@ import PackageDescription
 //   Content/ ─▶ StepwiseParse ─▶ StepwiseCheck ─▶ StepwiseTranslate ─▶ StepwiseTangle
 //            ─▶ StepwiseVerify ─▶ StepwiseRender ─▶ StepwiseReport
 //
-// StepwiseTranslate also holds the translators' tools: status, confirm, XLIFF export and import.
+// The translators' tools (status, confirm, XLIFF export and import) are StepwiseTranslationTools,
+// out of the pipeline's way; StepwiseParse is the one module that touches libxml2, reading
+// and writing.
 //
 // StepwiseModel holds the plain value types every stage shares; Stepwise runs the
 // stages in order; `build-docs` and `lesson` are the commands.
@@ -61,9 +63,17 @@ let package = Package(
         .target(
             name: "StepwiseTranslate",
             dependencies: [
-                "StepwiseModel", "StepwiseParse", "StepwiseSyntax", "CLibXML2",
+                "StepwiseModel", "StepwiseSyntax",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
             ]
+        ),
+        .target(
+            name: "StepwiseTranslationTools",
+            dependencies: [
+                "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseTranslate", "StepwiseSyntax",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+            ],
+            resources: [.copy("Schema")]
         ),
         .target(
             name: "StepwiseTemplates",
@@ -115,7 +125,7 @@ let package = Package(
         .executableTarget(
             name: "build-docs",
             dependencies: [
-                "Stepwise", "StepwiseCLI", "StepwisePreview", "StepwiseTranslate",
+                "Stepwise", "StepwiseCLI", "StepwisePreview", "StepwiseTranslate", "StepwiseTranslationTools",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -130,7 +140,8 @@ let package = Package(
         .testTarget(
             name: "StepwiseTests",
             dependencies: [
-                "Stepwise", "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseTranslate", "StepwiseTangle",
+                "Stepwise", "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseTranslate",
+                "StepwiseTranslationTools", "StepwiseTangle",
                 "StepwiseVerify", "StepwiseRender", "StepwiseReport", "StepwisePreview",
             ],
             exclude: ["Golden"],

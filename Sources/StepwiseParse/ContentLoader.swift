@@ -16,9 +16,6 @@ public struct ContentLoader: Sendable {
         self.contentDirectory = contentDirectory
     }
 
-    /// The XLIFF 2.0 core schema (RELAX NG) that imported files must follow.
-    public static let xliffSchema = RelaxNGSchema(
-        url: Bundle.module.url(forResource: "Schema/xliff-core-2.0", withExtension: "rng")!)
     private static let tutorialSchema = RelaxNGSchema(
         url: Bundle.module.url(forResource: "Schema/tutorial", withExtension: "rng")!)
     private static let manifestSchema = RelaxNGSchema(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Stepwise
 import StepwiseCLI
+import StepwiseTranslationTools
 
 /// `build-docs confirm`: records that translated segments still hold for the current source.
 struct ConfirmCommand: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Stepwise
 import StepwiseCLI
+import StepwiseTranslationTools
 
 /// `build-docs export`: an XLIFF 2.0 file per tutorial for a translator's CAT tool.
 struct ExportCommand: AsyncParsableCommand {

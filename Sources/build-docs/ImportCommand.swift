@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Stepwise
 import StepwiseCLI
+import StepwiseTranslationTools
 
 /// `build-docs import`: merges a translated XLIFF 2.0 file back into the tutorial.
 struct ImportCommand: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import Stepwise
 import StepwiseCLI
 import StepwiseTranslate
+import StepwiseTranslationTools
 
 /// `build-docs status`: per tutorial and language, the translated, stale and missing segments.
 struct StatusCommand: AsyncParsableCommand {

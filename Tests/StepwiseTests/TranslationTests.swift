@@ -3,6 +3,7 @@ import Testing
 
 @testable import Stepwise
 @testable import StepwiseTranslate
+@testable import StepwiseTranslationTools
 
 /// Staleness, status, confirmation and the XLIFF round trip, on a sandbox of the fixture
 /// with a Polish translation added.

@@ -1,6 +1,7 @@
 import Foundation
 import StepwiseModel
 import StepwiseParse
+import StepwiseTranslate
 
 /// Reads a translated XLIFF 2.0 file and merges it into a translation, in memory: the
 /// changed prose and listing comments, and the source hash of every unit the translator
@@ -59,6 +60,10 @@ public enum XLIFFImport {
         case paired(id: String, start: String?, end: String?, canDelete: Bool, [InlineContent])
     }
 
+    /// The XLIFF 2.0 core schema (RELAX NG) that imported files must follow.
+    static let schema = RelaxNGSchema(
+        url: Bundle.module.url(forResource: "Schema/xliff-core-2.0", withExtension: "rng")!)
+
     /// Reads and validates `contents` as XLIFF 2.0.
     public static func read(file: String, contents: Data) throws(DiagnosticError) -> Document {
         let tree = try XMLTree(file: file, contents: contents)
@@ -75,7 +80,7 @@ public enum XLIFFImport {
                     at: root.location(ofAttribute: "version")))
         }
         try checkXMLAttributes(root)
-        try tree.validate(against: ContentLoader.xliffSchema)
+        try tree.validate(against: Self.schema)
         let files = root.elements.filter { $0.name == "file" }
         guard files.count == 1, let fileElement = files.first else {
             throw DiagnosticError(

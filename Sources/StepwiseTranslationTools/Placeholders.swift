@@ -1,4 +1,5 @@
 import StepwiseModel
+import StepwiseTranslate
 
 /// Inline markup as XLIFF sees it: text to translate, and codes the translator moves but
 /// never edits. Inline code and terms (`its:translate="no"`) are standalone placeholders
