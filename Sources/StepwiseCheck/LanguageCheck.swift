@@ -157,22 +157,13 @@ public struct LanguageCheck: Sendable {
 extension Block {
     /// The text of every `term` in the block.
     fileprivate var terms: [String] {
-        switch self {
-        case .paragraph(let inlines, _), .heading(let inlines, _): inlines.flatMap(\.terms)
-        case .list(_, let items, _): items.flatMap { $0.inlines.flatMap(\.terms) }
-        case .note(_, let blocks, _): blocks.flatMap(\.terms)
-        case .listing, .output: []
-        }
-    }
-}
-
-extension Inline {
-    fileprivate var terms: [String] {
-        switch self {
-        case .term(let text): [text]
-        case .emphasis(let inlines), .strong(let inlines), .link(_, let inlines): inlines.flatMap(\.terms)
-        case .text, .code: []
-        }
+        var terms: [String] = []
+        var visit = DocumentVisit(enter: { node in
+            if case .inline(.term(let text)) = node { terms.append(text) }
+            return true
+        })
+        visit.walk([self])
+        return terms
     }
 }
 

@@ -92,17 +92,23 @@ public indirect enum Inline: Sendable, Hashable {
     case term(String)
 
     /// The text without markup.
-    public var plainText: String {
-        switch self {
-        case .text(let text), .code(let text), .term(let text): text
-        case .emphasis(let inlines), .strong(let inlines), .link(_, let inlines): inlines.plainText
-        }
-    }
+    public var plainText: String { [self].plainText }
 }
 
 extension Array where Element == Inline {
     /// The text without markup.
-    public var plainText: String { map(\.plainText).joined() }
+    public var plainText: String {
+        var text = ""
+        var visit = DocumentVisit(enter: { node in
+            switch node {
+            case .inline(.text(let part)), .inline(.code(let part)), .inline(.term(let part)): text += part
+            default: break
+            }
+            return true
+        })
+        visit.walk(self)
+        return text
+    }
 }
 
 /// An item of a list.

@@ -2,21 +2,34 @@ extension TutorialDocument {
     /// Words of prose: the intro, step titles, paragraphs, headings, lists and notes; code
     /// listings and expected output do not count.
     public var wordCount: Int {
-        intro.map(\.wordCount).reduce(0, +)
-            + steps.map { step in step.title.wordCount + step.blocks.map(\.wordCount).reduce(0, +) }.reduce(0, +)
+        intro.wordCount + steps.map { step in step.title.wordCount + step.blocks.wordCount }.reduce(0, +)
+    }
+}
+
+extension Array where Element == Block {
+    /// Words of prose in the blocks.
+    public var wordCount: Int {
+        var count = 0
+        var visit = DocumentVisit(enter: { node in
+            switch node {
+            case .block(.paragraph(let inlines, _)), .block(.heading(let inlines, _)):
+                count += inlines.wordCount
+                return false
+            case .item(let item, _, _):
+                count += item.inlines.wordCount
+                return false
+            case .block(.listing), .block(.output): return false
+            default: return true
+            }
+        })
+        visit.walk(self)
+        return count
     }
 }
 
 extension Block {
     /// Words of prose in the block.
-    public var wordCount: Int {
-        switch self {
-        case .paragraph(let inlines, _), .heading(let inlines, _): inlines.wordCount
-        case .list(_, let items, _): items.map(\.inlines.wordCount).reduce(0, +)
-        case .note(_, let blocks, _): blocks.map(\.wordCount).reduce(0, +)
-        case .listing, .output: 0
-        }
-    }
+    public var wordCount: Int { [self].wordCount }
 }
 
 extension Array where Element == Inline {

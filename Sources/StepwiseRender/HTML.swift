@@ -24,42 +24,71 @@ enum HTML {
     /// Inline text as HTML, the prose's spaces set by the language's `typography` (code,
     /// terms and URLs are left as written).
     static func inlines(_ inlines: [Inline], typography: Typography) -> String {
-        inlines.map { inline in
-            switch inline {
-            case .text(let text): escape(typography.apply(text))
-            case .code(let code): "<code>\(escape(code))</code>"
-            case .term(let text): "<span class=\"term\" translate=\"no\">\(escape(text))</span>"
-            case .emphasis(let inner): "<em>\(Self.inlines(inner, typography: typography))</em>"
-            case .strong(let inner): "<strong>\(Self.inlines(inner, typography: typography))</strong>"
-            case .link(let href, let inner):
-                "<a href=\"\(escape(href))\">\(Self.inlines(inner, typography: typography))</a>"
-            }
-        }.joined()
+        var html = ""
+        var visit = DocumentVisit(
+            enter: { node in
+                switch node {
+                case .inline(.text(let text)): html += escape(typography.apply(text))
+                case .inline(.code(let code)): html += "<code>\(escape(code))</code>"
+                case .inline(.term(let text)): html += "<span class=\"term\" translate=\"no\">\(escape(text))</span>"
+                case .inline(.emphasis): html += "<em>"
+                case .inline(.strong): html += "<strong>"
+                case .inline(.link(let href, _)): html += "<a href=\"\(escape(href))\">"
+                case .block, .item: break
+                }
+                return true
+            },
+            leave: { node in
+                switch node {
+                case .inline(.emphasis): html += "</em>"
+                case .inline(.strong): html += "</strong>"
+                case .inline(.link): html += "</a>"
+                default: break
+                }
+            })
+        visit.walk(inlines)
+        return html
     }
 
     /// A prose block as HTML; listings and outputs are rendered by the page, not here. An
     /// element whose translation is stale (`isStale`) is marked so, in the page's language.
     static func block(
-        _ block: Block, strings: InterfaceStrings, isStale: (SourceLocation) -> Bool = { _ in false }
+        _ block: Block, strings: InterfaceStrings, isStale: @escaping (SourceLocation) -> Bool = { _ in false }
     ) -> String {
+        let typography = Typography(language: strings.language)
         func element(_ name: String, _ inlines: [Inline], _ its: TranslationMetadata) -> String {
             let stale = isStale(its.location)
             return "<\(name)\(attributes(its, stale: stale))>" + (stale ? staleMark(strings) : "")
-                + Self.inlines(inlines, typography: Typography(language: strings.language)) + "</\(name)>"
+                + Self.inlines(inlines, typography: typography) + "</\(name)>"
         }
-        switch block {
-        case .paragraph(let inlines, let its): return element("p", inlines, its)
-        case .heading(let inlines, let its): return element("h3", inlines, its)
-        case .list(let ordered, let items, let its):
-            return "<\(ordered ? "ol" : "ul")\(attributes(its))>"
-                + items.map { element("li", $0.inlines, $0.translation) }.joined()
-                + "</\(ordered ? "ol" : "ul")>"
-        case .note(let kind, let blocks, let its):
-            return "<aside class=\"note note-\(escape(kind))\"\(attributes(its))><p class=\"note-label\">"
-                + escape(strings["note.\(kind)"]) + "</p>"
-                + blocks.map { Self.block($0, strings: strings, isStale: isStale) }.joined() + "</aside>"
-        case .listing, .output: return ""
-        }
+        var html = ""
+        var visit = DocumentVisit(
+            enter: { node in
+                switch node {
+                case .block(.paragraph(let inlines, let its)): html += element("p", inlines, its)
+                case .block(.heading(let inlines, let its)): html += element("h3", inlines, its)
+                case .item(let item, _, _): html += element("li", item.inlines, item.translation)
+                case .block(.list(let ordered, _, let its)):
+                    html += "<\(ordered ? "ol" : "ul")\(attributes(its))>"
+                    return true
+                case .block(.note(let kind, _, let its)):
+                    html +=
+                        "<aside class=\"note note-\(escape(kind))\"\(attributes(its))><p class=\"note-label\">"
+                        + escape(strings["note.\(kind)"]) + "</p>"
+                    return true
+                case .block(.listing), .block(.output), .inline: break
+                }
+                return false
+            },
+            leave: { node in
+                switch node {
+                case .block(.list(let ordered, _, _)): html += "</\(ordered ? "ol" : "ul")>"
+                case .block(.note): html += "</aside>"
+                default: break
+                }
+            })
+        visit.walk([block])
+        return html
     }
 
     /// The localized mark on a section whose source changed since it was translated.

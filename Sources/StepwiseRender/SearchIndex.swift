@@ -28,19 +28,19 @@ struct SearchIndex: Encodable {
     mutating func add(href: String, title: String, tutorial: String, blocks: [Block]) {
         let typography = Typography(language: language)
         var texts: [String] = []
-        func collect(_ blocks: [Block]) {
-            for block in blocks {
-                switch block {
-                case .paragraph(let inlines, _), .heading(let inlines, _): texts.append(text(inlines, typography))
-                case .list(_, let items, _): texts += items.map { text($0.inlines, typography) }
-                case .note(_, let inner, _): collect(inner)
-                case .listing(let listing):
-                    texts.append(listing.region.map { "\(listing.file) — \($0)" } ?? listing.file)
-                case .output: break
-                }
+        var visit = DocumentVisit(enter: { node in
+            switch node {
+            case .block(.paragraph(let inlines, _)), .block(.heading(let inlines, _)):
+                texts.append(Self.text(inlines, typography))
+            case .item(let item, _, _): texts.append(Self.text(item.inlines, typography))
+            case .block(.listing(let listing)):
+                texts.append(listing.region.map { "\(listing.file) — \($0)" } ?? listing.file)
+            case .block(.list), .block(.note): return true
+            case .block(.output), .inline: break
             }
-        }
-        collect(blocks)
+            return false
+        })
+        visit.walk(blocks)
         entries.append(Entry(href: href, title: title, tutorial: tutorial, text: texts.joined(separator: " ")))
     }
 
@@ -53,13 +53,17 @@ struct SearchIndex: Encodable {
     }
 
     /// Prose as plain text, typography applied to the prose's words only.
-    private func text(_ inlines: [Inline], _ typography: Typography) -> String {
-        inlines.map { inline in
-            switch inline {
-            case .text(let text): typography.apply(text)
-            case .emphasis(let inner), .strong(let inner), .link(_, let inner): self.text(inner, typography)
-            case .code, .term: inline.plainText
+    private static func text(_ inlines: [Inline], _ typography: Typography) -> String {
+        var text = ""
+        var visit = DocumentVisit(enter: { node in
+            switch node {
+            case .inline(.text(let words)): text += typography.apply(words)
+            case .inline(.code(let code)), .inline(.term(let code)): text += code
+            default: break
             }
-        }.joined()
+            return true
+        })
+        visit.walk(inlines)
+        return text
     }
 }

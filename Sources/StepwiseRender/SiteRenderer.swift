@@ -179,7 +179,7 @@ public struct SiteRenderer: Stage {
 
     private func block(
         for block: Block, inStep index: Int, files: ReaderFiles, verdict: StepVerdict, showsDiagnostics: Bool,
-        strings: InterfaceStrings, isStale: (SourceLocation) -> Bool
+        strings: InterfaceStrings, isStale: @escaping (SourceLocation) -> Bool
     ) -> Pages.Block {
         switch block {
         case .listing(let listing):

@@ -46,38 +46,73 @@ public struct TerminalRenderer: Sendable {
             .map { style("│ ", "2") + $0 }.joined(separator: "\n")
     }
 
-    /// A prose block wrapped once, every line after `indent`.
-    private func prose(_ block: Block, indent: String = "") -> String {
-        switch block {
-        case .paragraph(let inlines, _): wrap(text(inlines), first: indent, rest: indent)
-        case .heading(let inlines, _): indent + style(text(inlines), "1;4")
-        case .list(let ordered, let items, _):
-            items.enumerated().map { index, item in
-                wrap(
-                    text(item.inlines), first: indent + (ordered ? "\(index + 1). " : "• "),
-                    rest: indent + (ordered ? "   " : "  "))
-            }.joined(separator: "\n")
-        case .note(let kind, let blocks, _):
-            indent + style(strings["note.\(kind)"], "1;36") + "\n"
-                + blocks.map { prose($0, indent: indent + "  ") }.joined(separator: "\n")
-        case .listing, .output: ""
-        }
+    /// A prose block wrapped once; a note's blocks are indented under its label, each list
+    /// item under its bullet or number.
+    private func prose(_ block: Block) -> String {
+        // The lines of the note being rendered, innermost last; the outermost holds the block's.
+        var parts: [[String]] = [[]]
+        var indent = ""
+        var visit = DocumentVisit(
+            enter: { node in
+                switch node {
+                case .block(.paragraph(let inlines, _)):
+                    parts[parts.count - 1].append(wrap(text(inlines), first: indent, rest: indent))
+                case .block(.heading(let inlines, _)):
+                    parts[parts.count - 1].append(indent + style(text(inlines), "1;4"))
+                case .item(let item, let number, let ordered):
+                    parts[parts.count - 1].append(
+                        wrap(
+                            text(item.inlines), first: indent + (ordered ? "\(number). " : "• "),
+                            rest: indent + (ordered ? "   " : "  ")))
+                case .block(.list): return true
+                case .block(.note(let kind, _, _)):
+                    parts.append([indent + style(strings["note.\(kind)"], "1;36")])
+                    indent += "  "
+                    return true
+                case .block(.listing), .block(.output): parts[parts.count - 1].append("")
+                case .inline: break
+                }
+                return false
+            },
+            leave: { node in
+                guard case .block(.note) = node else { return }
+                indent.removeLast(2)
+                let note = parts.removeLast()
+                parts[parts.count - 1].append(note[0] + "\n" + note.dropFirst().joined(separator: "\n"))
+            })
+        visit.walk([block])
+        return parts[0].joined(separator: "\n")
     }
 
     /// Inline text on one line (`wrap` breaks it), the prose's spaces set by the language's
     /// typography, so that a one-letter Polish word or a French colon stays with its neighbour.
     private func text(_ inlines: [Inline]) -> String {
         let typography = Typography(language: strings.language)
-        return inlines.map { inline in
-            switch inline {
-            case .text(let text): typography.apply(text)
-            case .term(let text): text
-            case .code(let code): style(code, "36")
-            case .emphasis(let inner): style(text(inner), "3")
-            case .strong(let inner): style(text(inner), "1")
-            case .link(let href, let inner): text(inner) + " (" + style(href, "4") + ")"
-            }
-        }.joined()
+        // The text of the markup being rendered, innermost last.
+        var parts = [""]
+        var visit = DocumentVisit(
+            enter: { node in
+                switch node {
+                case .inline(.text(let text)): parts[parts.count - 1] += typography.apply(text)
+                case .inline(.term(let text)): parts[parts.count - 1] += text
+                case .inline(.code(let code)): parts[parts.count - 1] += style(code, "36")
+                case .inline(.emphasis), .inline(.strong), .inline(.link): parts.append("")
+                case .block, .item: break
+                }
+                return true
+            },
+            leave: { node in
+                let inner: String
+                switch node {
+                case .inline(.emphasis): inner = style(parts.removeLast(), "3")
+                case .inline(.strong): inner = style(parts.removeLast(), "1")
+                case .inline(.link(let href, _)): inner = parts.removeLast() + " (" + style(href, "4") + ")"
+                default: return
+                }
+                parts[parts.count - 1] += inner
+            })
+        visit.walk(inlines)
+        return parts[0]
     }
 
     private func style(_ text: String, _ codes: String) -> String {

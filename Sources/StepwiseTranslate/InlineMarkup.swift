@@ -5,16 +5,30 @@ import StepwiseModel
 public enum InlineMarkup {
     /// `inlines` as XML content: `Use <code>bind</code> <em>once</em>.`
     public static func xml(_ inlines: [Inline]) -> String {
-        inlines.map { inline in
-            switch inline {
-            case .text(let text): escape(text)
-            case .code(let code): "<code>\(escape(code))</code>"
-            case .term(let term): "<term its:translate=\"no\">\(escape(term))</term>"
-            case .emphasis(let inner): "<em>\(xml(inner))</em>"
-            case .strong(let inner): "<strong>\(xml(inner))</strong>"
-            case .link(let href, let inner): "<link href=\"\(escape(href, quotes: true))\">\(xml(inner))</link>"
-            }
-        }.joined()
+        var xml = ""
+        var visit = DocumentVisit(
+            enter: { node in
+                switch node {
+                case .inline(.text(let text)): xml += escape(text)
+                case .inline(.code(let code)): xml += "<code>\(escape(code))</code>"
+                case .inline(.term(let term)): xml += "<term its:translate=\"no\">\(escape(term))</term>"
+                case .inline(.emphasis): xml += "<em>"
+                case .inline(.strong): xml += "<strong>"
+                case .inline(.link(let href, _)): xml += "<link href=\"\(escape(href, quotes: true))\">"
+                case .block, .item: break
+                }
+                return true
+            },
+            leave: { node in
+                switch node {
+                case .inline(.emphasis): xml += "</em>"
+                case .inline(.strong): xml += "</strong>"
+                case .inline(.link): xml += "</link>"
+                default: break
+                }
+            })
+        visit.walk(inlines)
+        return xml
     }
 
     /// `text` with `&`, `<` and `>` (and with `quotes`, `"`) as character references.

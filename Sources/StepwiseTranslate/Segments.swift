@@ -49,29 +49,34 @@ public struct DocumentSegments: Sendable, Hashable {
     public func container(_ id: String) -> [Segment] { containers.first { $0.id == id }?.segments ?? [] }
 
     private static func segments(_ block: Block, memo: ParseMemo?) -> [Segment] {
-        switch block {
-        case .paragraph(let inlines, let its): return [prose(.paragraph, inlines, its)]
-        case .heading(let inlines, let its): return [prose(.heading, inlines, its)]
-        case .list(_, let items, _): return items.map { prose(.item, $0.inlines, $0.translation) }
-        case .note(_, let blocks, _): return blocks.flatMap { segments($0, memo: memo) }
-        case .listing(let listing):
-            let text = ListingText(listing, memo: memo).canonical
-            return [
-                Segment(
-                    kind: text.isEmpty ? nil : .listing, anchor: listing.id,
-                    text: SegmentText(
-                        text: text, hash: SegmentHash.of(text), recordedHash: listing.translation.sourceHash,
-                        location: listing.location),
-                    translate: listing.translation.translate, note: listing.translation.note, listing: listing)
-            ]
-        case .output(let output):
-            return [
-                Segment(
-                    kind: nil, anchor: output.id,
-                    text: SegmentText(text: "", hash: "", recordedHash: nil, location: output.location),
-                    translate: false, note: nil)
-            ]
-        }
+        var segments: [Segment] = []
+        var visit = DocumentVisit(enter: { node in
+            switch node {
+            case .block(.paragraph(let inlines, let its)): segments.append(prose(.paragraph, inlines, its))
+            case .block(.heading(let inlines, let its)): segments.append(prose(.heading, inlines, its))
+            case .item(let item, _, _): segments.append(prose(.item, item.inlines, item.translation))
+            case .block(.listing(let listing)):
+                let text = ListingText(listing, memo: memo).canonical
+                segments.append(
+                    Segment(
+                        kind: text.isEmpty ? nil : .listing, anchor: listing.id,
+                        text: SegmentText(
+                            text: text, hash: SegmentHash.of(text), recordedHash: listing.translation.sourceHash,
+                            location: listing.location),
+                        translate: listing.translation.translate, note: listing.translation.note, listing: listing))
+            case .block(.output(let output)):
+                segments.append(
+                    Segment(
+                        kind: nil, anchor: output.id,
+                        text: SegmentText(text: "", hash: "", recordedHash: nil, location: output.location),
+                        translate: false, note: nil))
+            case .block(.list), .block(.note): return true
+            case .inline: break
+            }
+            return false
+        })
+        visit.walk([block])
+        return segments
     }
 
     private static func prose(_ kind: SegmentKind, _ inlines: [Inline], _ its: TranslationMetadata) -> Segment {

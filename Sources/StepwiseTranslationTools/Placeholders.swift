@@ -69,21 +69,35 @@ struct Placeholders {
         prefix = "t"
     }
 
-    /// The pieces of `inlines`.
+    /// The pieces of `inlines`; codes are numbered in reading order, a paired code before
+    /// the codes inside it.
     mutating func pieces(_ inlines: [Inline]) -> [Content] {
-        inlines.map { inline in
-            if let data = Self.data(of: inline) { return .placeholder(id: id(for: data), data: data) }
-            if let (start, end) = Self.pairData(of: inline) {
-                let id = id(for: start + end)
-                let inner: [Inline]
-                switch inline {
-                case .emphasis(let content), .strong(let content), .link(_, let content): inner = content
-                default: inner = []
+        // The content of the paired codes being read, innermost last, with their id and data.
+        var open: [(id: String, start: String, end: String, content: [Content])] = [("", "", "", [])]
+        var numbering = self
+        var visit = DocumentVisit(
+            enter: { node in
+                guard case .inline(let inline) = node else { return true }
+                if let data = Self.data(of: inline) {
+                    open[open.count - 1].content.append(.placeholder(id: numbering.id(for: data), data: data))
+                    return false
                 }
-                return .paired(id: id, start: start, end: end, pieces(inner))
-            }
-            return .text(inline.plainText)
-        }
+                if let (start, end) = Self.pairData(of: inline) {
+                    open.append((numbering.id(for: start + end), start, end, []))
+                    return true
+                }
+                open[open.count - 1].content.append(.text(inline.plainText))
+                return false
+            },
+            leave: { node in
+                guard case .inline(let inline) = node, Self.pairData(of: inline) != nil else { return }
+                let code = open.removeLast()
+                open[open.count - 1].content.append(
+                    .paired(id: code.id, start: code.start, end: code.end, code.content))
+            })
+        visit.walk(inlines)
+        self = numbering
+        return open[0].content
     }
 
     private mutating func id(for data: String) -> String {
