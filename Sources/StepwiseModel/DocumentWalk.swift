@@ -70,3 +70,58 @@ public struct DocumentVisit: DocumentVisitor {
     public mutating func enter(_ node: DocumentNode) -> Bool { onEnter(node) }
     public mutating func leave(_ node: DocumentNode) { onLeave(node) }
 }
+
+/// How inline content is written as markup: what stands for each kind of text, and what
+/// opens and closes each span (emphasis, strong text, a link). The HTML renderer and the
+/// tutorial format's own XML differ only in these.
+public struct InlineMarkupStyle {
+    /// Plain text, escaped as the format needs.
+    public var text: (String) -> String
+    /// Inline code.
+    public var code: (String) -> String
+    /// A term kept as written.
+    public var term: (String) -> String
+    /// What opens a span (`.emphasis`, `.strong`, `.link`).
+    public var open: (Inline) -> String
+    /// What closes it.
+    public var close: (Inline) -> String
+
+    /// Creates a style.
+    public init(
+        text: @escaping (String) -> String, code: @escaping (String) -> String, term: @escaping (String) -> String,
+        open: @escaping (Inline) -> String, close: @escaping (Inline) -> String
+    ) {
+        self.text = text
+        self.code = code
+        self.term = term
+        self.open = open
+        self.close = close
+    }
+}
+
+extension Array where Element == Inline {
+    /// The inlines written as markup in `style`.
+    public func markup(_ style: InlineMarkupStyle) -> String {
+        var markup = ""
+        var visit = DocumentVisit(
+            enter: { node in
+                guard case .inline(let inline) = node else { return true }
+                switch inline {
+                case .text(let text): markup += style.text(text)
+                case .code(let code): markup += style.code(code)
+                case .term(let term): markup += style.term(term)
+                case .emphasis, .strong, .link: markup += style.open(inline)
+                }
+                return true
+            },
+            leave: { node in
+                guard case .inline(let inline) = node else { return }
+                switch inline {
+                case .emphasis, .strong, .link: markup += style.close(inline)
+                case .text, .code, .term: break
+                }
+            })
+        visit.walk(self)
+        return markup
+    }
+}

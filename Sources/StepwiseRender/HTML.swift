@@ -24,30 +24,26 @@ enum HTML {
     /// Inline text as HTML, the prose's spaces set by the language's `typography` (code,
     /// terms and URLs are left as written).
     static func inlines(_ inlines: [Inline], typography: Typography) -> String {
-        var html = ""
-        var visit = DocumentVisit(
-            enter: { node in
-                switch node {
-                case .inline(.text(let text)): html += escape(typography.apply(text))
-                case .inline(.code(let code)): html += "<code>\(escape(code))</code>"
-                case .inline(.term(let text)): html += "<span class=\"term\" translate=\"no\">\(escape(text))</span>"
-                case .inline(.emphasis): html += "<em>"
-                case .inline(.strong): html += "<strong>"
-                case .inline(.link(let href, _)): html += "<a href=\"\(escape(href))\">"
-                case .block, .item: break
-                }
-                return true
-            },
-            leave: { node in
-                switch node {
-                case .inline(.emphasis): html += "</em>"
-                case .inline(.strong): html += "</strong>"
-                case .inline(.link): html += "</a>"
-                default: break
-                }
-            })
-        visit.walk(inlines)
-        return html
+        inlines.markup(
+            InlineMarkupStyle(
+                text: { escape(typography.apply($0)) }, code: { "<code>\(escape($0))</code>" },
+                term: { "<span class=\"term\" translate=\"no\">\(escape($0))</span>" },
+                open: { inline in
+                    switch inline {
+                    case .emphasis: "<em>"
+                    case .strong: "<strong>"
+                    case .link(let href, _): "<a href=\"\(escape(href))\">"
+                    default: ""
+                    }
+                },
+                close: { inline in
+                    switch inline {
+                    case .emphasis: "</em>"
+                    case .strong: "</strong>"
+                    case .link: "</a>"
+                    default: ""
+                    }
+                }))
     }
 
     /// A prose block as HTML; listings and outputs are rendered by the page, not here. An

@@ -5,30 +5,26 @@ import StepwiseModel
 public enum InlineMarkup {
     /// `inlines` as XML content: `Use <code>bind</code> <em>once</em>.`
     public static func xml(_ inlines: [Inline]) -> String {
-        var xml = ""
-        var visit = DocumentVisit(
-            enter: { node in
-                switch node {
-                case .inline(.text(let text)): xml += escape(text)
-                case .inline(.code(let code)): xml += "<code>\(escape(code))</code>"
-                case .inline(.term(let term)): xml += "<term its:translate=\"no\">\(escape(term))</term>"
-                case .inline(.emphasis): xml += "<em>"
-                case .inline(.strong): xml += "<strong>"
-                case .inline(.link(let href, _)): xml += "<link href=\"\(escape(href, quotes: true))\">"
-                case .block, .item: break
-                }
-                return true
-            },
-            leave: { node in
-                switch node {
-                case .inline(.emphasis): xml += "</em>"
-                case .inline(.strong): xml += "</strong>"
-                case .inline(.link): xml += "</link>"
-                default: break
-                }
-            })
-        visit.walk(inlines)
-        return xml
+        inlines.markup(
+            InlineMarkupStyle(
+                text: { escape($0) }, code: { "<code>\(escape($0))</code>" },
+                term: { "<term its:translate=\"no\">\(escape($0))</term>" },
+                open: { inline in
+                    switch inline {
+                    case .emphasis: "<em>"
+                    case .strong: "<strong>"
+                    case .link(let href, _): "<link href=\"\(escape(href, quotes: true))\">"
+                    default: ""
+                    }
+                },
+                close: { inline in
+                    switch inline {
+                    case .emphasis: "</em>"
+                    case .strong: "</strong>"
+                    case .link: "</link>"
+                    default: ""
+                    }
+                }))
     }
 
     /// `text` with `&`, `<` and `>` (and with `quotes`, `"`) as character references.
