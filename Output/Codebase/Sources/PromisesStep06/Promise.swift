@@ -116,7 +116,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     /// Wykonuje `job` na `queue` po rozstrzygnięciu obietnicy, nigdy wewnątrz tego wywołania.
     @inlinable
-    func whenSettled(on queue: DispatchQueue, _ job: @escaping @Sendable () -> Void) {
+    func whenSettled(on queue: DispatchQueue = .promises, _ job: @escaping @Sendable () -> Void) {
         lock.withLock {
             let handler = Handler(queue: queue, job: job)
             if result == nil {

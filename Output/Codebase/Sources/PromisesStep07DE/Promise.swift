@@ -117,7 +117,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     /// Führt `job` auf `queue` aus, sobald das Promise abgeschlossen ist, nie in diesem Aufruf.
     @inlinable
-    func whenSettled(on queue: DispatchQueue, _ job: @escaping @Sendable () -> Void) {
+    func whenSettled(on queue: DispatchQueue = .promises, _ job: @escaping @Sendable () -> Void) {
         lock.withLock {
             let handler = Handler(queue: queue, job: job)
             if result == nil {
