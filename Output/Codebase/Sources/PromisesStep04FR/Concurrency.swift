@@ -7,7 +7,7 @@ extension Promise {
     public var value: Value {
         get async throws {
             try await withCheckedThrowingContinuation { continuation in
-                whenSettled { [unowned self] in continuation.resume(with: outcome) }
+                whenSettled { continuation.resume(with: $0) }
             }
         }
     }
