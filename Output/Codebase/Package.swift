@@ -165,6 +165,12 @@ let package = Package(
         .testTarget(name: "PromisesStep08DETests", dependencies: ["PromisesStep08DE"]),
         .target(name: "PromisesStep08FR"),
         .testTarget(name: "PromisesStep08FRTests", dependencies: ["PromisesStep08FR"]),
+        .target(name: "PromisesStep09"),
+        .testTarget(name: "PromisesStep09Tests", dependencies: ["PromisesStep09"]),
+        .target(name: "PromisesStep09DE"),
+        .testTarget(name: "PromisesStep09DETests", dependencies: ["PromisesStep09DE"]),
+        .target(name: "PromisesStep09FR"),
+        .testTarget(name: "PromisesStep09FRTests", dependencies: ["PromisesStep09FR"]),
         .executableTarget(
             name: "AsyncFetchLesson",
             dependencies: [
@@ -251,6 +257,9 @@ let package = Package(
                 "PromisesStep08",
                 "PromisesStep08DE",
                 "PromisesStep08FR",
+                "PromisesStep09",
+                "PromisesStep09DE",
+                "PromisesStep09FR",
             ]
         ),
         .executableTarget(
@@ -270,7 +279,7 @@ let package = Package(
         .executableTarget(
             name: "PromisesBenchmark",
             dependencies: [
-                "PromisesStep08",
+                "PromisesStep09",
             ]
         ),
     ],

@@ -28,6 +28,9 @@ import PromisesStep07FR
 import PromisesStep08
 import PromisesStep08DE
 import PromisesStep08FR
+import PromisesStep09
+import PromisesStep09DE
+import PromisesStep09FR
 
 /// A step's program, as the tutorial writes it: `demo(locale:)`.
 typealias Program = @Sendable (Locale) async throws -> Void
@@ -42,6 +45,7 @@ let programs: [Int: [String: Program]] = [
     6: ["pl": PromisesStep06.demo(locale:), "de": PromisesStep06DE.demo(locale:), "fr": PromisesStep06FR.demo(locale:)],  // cancellation
     7: ["pl": PromisesStep07.demo(locale:), "de": PromisesStep07DE.demo(locale:), "fr": PromisesStep07FR.demo(locale:)],  // combinators
     8: ["pl": PromisesStep08.demo(locale:), "de": PromisesStep08DE.demo(locale:), "fr": PromisesStep08FR.demo(locale:)],  // async-await
+    9: ["pl": PromisesStep09.demo(locale:), "de": PromisesStep09DE.demo(locale:), "fr": PromisesStep09FR.demo(locale:)],  // performance
 ]
 
 let usage = """

@@ -26,6 +26,16 @@ public enum TimetableError: Error, Equatable, CustomStringConvertible {
     }
 }
 
+/// Zapytanie w toku. Po `cancel()` serwer nie wyśle już odpowiedzi.
+public final class Request: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+
+    public var isCancelled: Bool { lock.withLock { cancelled } }
+
+    public func cancel() { lock.withLock { cancelled = true } }
+}
+
 /// Symulowany serwer rozkładu jazdy: stałe dane, odpowiedzi na własnej kolejce.
 public final class TimetableService: Sendable {
     private let queue = DispatchQueue(label: "timetable")
@@ -33,45 +43,57 @@ public final class TimetableService: Sendable {
     public init() {}
 
     // Styl 1: jeden handler z dwoma opcjonalnymi parametrami.
+    @discardableResult
     public func station(
         named name: String, completion: @escaping @Sendable (Station?, (any Error)?) -> Void
-    ) {
+    ) -> Request {
+        let request = Request()
         queue.async {
+            guard !request.isCancelled else { return }
             if let station = Self.stations.first(where: { $0.name == name }) {
                 completion(station, nil)
             } else {
                 completion(nil, TimetableError.unknownStation(name))
             }
         }
+        return request
     }
 
     // Styl 2: para handlerów, jeden na sukces, drugi na błąd.
+    @discardableResult
     public func departures(
         from station: Station,
         success: @escaping @Sendable ([Departure]) -> Void,
         failure: @escaping @Sendable (any Error) -> Void
-    ) {
+    ) -> Request {
+        let request = Request()
         queue.async {
+            guard !request.isCancelled else { return }
             if let departures = Self.departures[station.code] {
                 success(departures)
             } else {
                 failure(TimetableError.unknownStation(station.name))
             }
         }
+        return request
     }
 
     // Styl 3: jeden handler z typem Result i typowanym błędem.
+    @discardableResult
     public func delay(
         of train: String,
         completion: @escaping @Sendable (Result<Duration, TimetableError>) -> Void
-    ) {
+    ) -> Request {
+        let request = Request()
         queue.async {
+            guard !request.isCancelled else { return }
             if let minutes = Self.delays[train] {
                 completion(.success(.seconds(minutes * 60)))
             } else {
                 completion(.failure(.unknownTrain(train)))
             }
         }
+        return request
     }
 }
 

@@ -13,11 +13,10 @@ public enum PromiseError: Error, Equatable, Sendable {
 }
 
 public final class Promise<Value: Sendable>: @unchecked Sendable {
-    @usableFromInline let lock = Lock()
-    @usableFromInline var result: Result<Value, any Error>?
-    @usableFromInline var waiters: [DispatchSemaphore] = []
+    let lock = NSLock()
+    var result: Result<Value, any Error>?
+    var waiters: [DispatchSemaphore] = []
 
-    @inlinable
     public init() {}
 
     public convenience init(value: Value) {
@@ -52,22 +51,18 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    @inlinable
     public var isPending: Bool {
         lock.withLock { result == nil }
     }
 
-    @inlinable
     public func fulfill(_ value: Value) {
         settle(.success(value))
     }
 
-    @inlinable
     public func reject(_ error: any Error) {
         settle(.failure(error))
     }
 
-    @inlinable
     func settle(_ outcome: Result<Value, any Error>) {
         lock.withLock {
             guard result == nil else { return }

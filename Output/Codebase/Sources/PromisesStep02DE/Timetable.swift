@@ -26,6 +26,16 @@ public enum TimetableError: Error, Equatable, CustomStringConvertible {
     }
 }
 
+/// Eine laufende Anfrage. Nach `cancel()` schickt der Server keine Antwort mehr.
+public final class Request: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+
+    public var isCancelled: Bool { lock.withLock { cancelled } }
+
+    public func cancel() { lock.withLock { cancelled = true } }
+}
+
 /// Ein simulierter Fahrplanserver: feste Daten, Antworten auf eigener Queue.
 public final class TimetableService: Sendable {
     private let queue = DispatchQueue(label: "timetable")
@@ -33,45 +43,57 @@ public final class TimetableService: Sendable {
     public init() {}
 
     // Stil 1: ein Handler mit zwei Optionals.
+    @discardableResult
     public func station(
         named name: String, completion: @escaping @Sendable (Station?, (any Error)?) -> Void
-    ) {
+    ) -> Request {
+        let request = Request()
         queue.async {
+            guard !request.isCancelled else { return }
             if let station = Self.stations.first(where: { $0.name == name }) {
                 completion(station, nil)
             } else {
                 completion(nil, TimetableError.unknownStation(name))
             }
         }
+        return request
     }
 
     // Stil 2: zwei Handler, einer für den Erfolg, einer für den Fehler.
+    @discardableResult
     public func departures(
         from station: Station,
         success: @escaping @Sendable ([Departure]) -> Void,
         failure: @escaping @Sendable (any Error) -> Void
-    ) {
+    ) -> Request {
+        let request = Request()
         queue.async {
+            guard !request.isCancelled else { return }
             if let departures = Self.departures[station.code] {
                 success(departures)
             } else {
                 failure(TimetableError.unknownStation(station.name))
             }
         }
+        return request
     }
 
     // Stil 3: ein Handler, der ein Result mit typisiertem Fehler bekommt.
+    @discardableResult
     public func delay(
         of train: String,
         completion: @escaping @Sendable (Result<Duration, TimetableError>) -> Void
-    ) {
+    ) -> Request {
+        let request = Request()
         queue.async {
+            guard !request.isCancelled else { return }
             if let minutes = Self.delays[train] {
                 completion(.success(.seconds(minutes * 60)))
             } else {
                 completion(.failure(.unknownTrain(train)))
             }
         }
+        return request
     }
 }
 

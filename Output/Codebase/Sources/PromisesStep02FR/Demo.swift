@@ -10,7 +10,7 @@ func describe<T>(_ state: PromiseState<T>) -> String {
     }
 }
 
-public func demo(locale: Locale) async throws {
+public func demo(locale: Locale) throws {
     let platform = Promise<Int>()
     print("Nouvelle promesse : \(describe(platform.state))")
     platform.fulfill(3)

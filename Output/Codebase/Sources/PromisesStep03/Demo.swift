@@ -9,16 +9,16 @@ public func demo(locale: Locale) async throws {
         .then { departures in departures[0] }
     let delay = first.then { departure in service.delay(of: departure.train) }
 
-    let departure = try first.get()
+    let departure = try await first.value
     let time = departure.time.clockTime(locale: locale)
     print("Pierwszy odjazd: \(departure.train) → \(departure.destination), \(time)")
-    print("Opóźnienie: \(try delay.get().minutes(locale: locale))")
+    print("Opóźnienie: \(try await delay.value.minutes(locale: locale))")
 
     let failed = first.then { _ -> Int in
         throw TimetableError.unknownTrain("IC 9999")
     }
     do {
-        _ = try failed.get()
+        _ = try await failed.value
     } catch {
         print("Błąd z handlera: \(error)")
     }

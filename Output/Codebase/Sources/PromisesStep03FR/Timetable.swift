@@ -26,6 +26,16 @@ public enum TimetableError: Error, Equatable, CustomStringConvertible {
     }
 }
 
+/// Une requête en cours. Après `cancel()`, le serveur n’envoie plus de réponse.
+public final class Request: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+
+    public var isCancelled: Bool { lock.withLock { cancelled } }
+
+    public func cancel() { lock.withLock { cancelled = true } }
+}
+
 /// Un serveur d’horaires simulé : données figées, réponses sur sa propre file.
 public final class TimetableService: Sendable {
     private let queue = DispatchQueue(label: "timetable")
@@ -33,45 +43,57 @@ public final class TimetableService: Sendable {
     public init() {}
 
     // Style 1 : un seul handler avec deux optionnels.
+    @discardableResult
     public func station(
         named name: String, completion: @escaping @Sendable (Station?, (any Error)?) -> Void
-    ) {
+    ) -> Request {
+        let request = Request()
         queue.async {
+            guard !request.isCancelled else { return }
             if let station = Self.stations.first(where: { $0.name == name }) {
                 completion(station, nil)
             } else {
                 completion(nil, TimetableError.unknownStation(name))
             }
         }
+        return request
     }
 
     // Style 2 : deux handlers, l’un pour le succès, l’autre pour l’échec.
+    @discardableResult
     public func departures(
         from station: Station,
         success: @escaping @Sendable ([Departure]) -> Void,
         failure: @escaping @Sendable (any Error) -> Void
-    ) {
+    ) -> Request {
+        let request = Request()
         queue.async {
+            guard !request.isCancelled else { return }
             if let departures = Self.departures[station.code] {
                 success(departures)
             } else {
                 failure(TimetableError.unknownStation(station.name))
             }
         }
+        return request
     }
 
     // Style 3 : un handler qui reçoit un Result à erreur typée.
+    @discardableResult
     public func delay(
         of train: String,
         completion: @escaping @Sendable (Result<Duration, TimetableError>) -> Void
-    ) {
+    ) -> Request {
+        let request = Request()
         queue.async {
+            guard !request.isCancelled else { return }
             if let minutes = Self.delays[train] {
                 completion(.success(.seconds(minutes * 60)))
             } else {
                 completion(.failure(.unknownTrain(train)))
             }
         }
+        return request
     }
 }
 

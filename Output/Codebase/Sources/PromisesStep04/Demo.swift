@@ -13,6 +13,6 @@ public func demo(locale: Locale) async throws {
                 return 0
             }
             .finally { print("Koniec wyszukiwania: \(name)") }
-        print("Liczba odjazdów: \(try count.get())")
+        print("Liczba odjazdów: \(try await count.value)")
     }
 }

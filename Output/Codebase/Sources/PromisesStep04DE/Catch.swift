@@ -3,7 +3,7 @@
 import Foundation
 
 extension Promise {
-    @inlinable @discardableResult
+    @discardableResult
     public func `catch`(
         _ body: @escaping @Sendable (any Error) throws -> Value
     ) -> Promise<Value> {
@@ -17,7 +17,7 @@ extension Promise {
         }
     }
 
-    @inlinable @discardableResult
+    @discardableResult
     public func finally(_ body: @escaping @Sendable () -> Void) -> Promise<Value> {
         makeChild { outcome, child in
             body()

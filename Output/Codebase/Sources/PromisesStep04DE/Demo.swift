@@ -13,6 +13,6 @@ public func demo(locale: Locale) async throws {
                 return 0
             }
             .finally { print("Suche beendet: \(name)") }
-        print("Anzahl der Abfahrten: \(try count.get())")
+        print("Anzahl der Abfahrten: \(try await count.value)")
     }
 }

@@ -14,12 +14,11 @@ public enum PromiseError: Error, Equatable, Sendable {
 }
 
 public final class Promise<Value: Sendable>: @unchecked Sendable {
-    @usableFromInline let lock = Lock()
-    @usableFromInline var result: Result<Value, any Error>?
-    @usableFromInline var waiters: [DispatchSemaphore] = []
-    @usableFromInline var handlers = Handlers()
+    let lock = NSLock()
+    var result: Result<Value, any Error>?
+    var waiters: [DispatchSemaphore] = []
+    var handlers: [@Sendable (Result<Value, any Error>) -> Void] = []
 
-    @inlinable
     public init() {}
 
     public convenience init(value: Value) {
@@ -54,32 +53,29 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    @inlinable
     public var isPending: Bool {
         lock.withLock { result == nil }
     }
 
-    @inlinable
     public func fulfill(_ value: Value) {
         settle(.success(value))
     }
 
-    @inlinable
     public func reject(_ error: any Error) {
         settle(.failure(error))
     }
 
-    @inlinable
     func settle(_ outcome: Result<Value, any Error>) {
-        let ready: Handlers? = lock.withLock {
-            guard result == nil else { return nil }
+        var ready: [@Sendable (Result<Value, any Error>) -> Void] = []
+        lock.withLock {
+            guard result == nil else { return }
             result = outcome
             for waiter in waiters { waiter.signal() }
             waiters = []
-            defer { handlers = Handlers() }
-            return handlers
+            ready = handlers
+            handlers = []
         }
-        ready?.forEach { $0.job() }
+        for handler in ready { handler(outcome) }
     }
 
     /// Blockiert, bis das Promise abgeschlossen ist: für Tests und Demos, nie für echten Code.
@@ -100,19 +96,12 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         guard let late else { throw PromiseError.timedOut }
         return try late.get()
     }
-    /// Das Ergebnis, für Jobs, die nach dem Abschluss laufen.
-    @inlinable
-    var outcome: Result<Value, any Error> {
-        lock.withLock { result! }
-    }
-
-    /// Führt `job` aus, sobald das Promise abgeschlossen ist.
-    @inlinable
-    func whenSettled(_ job: @escaping @Sendable () -> Void) {
-        let isSettled = lock.withLock {
-            if result == nil { handlers.append(Handler(job: job)) }
-            return result != nil
+    /// Übergibt das Ergebnis an `handler`, sobald das Promise abgeschlossen ist.
+    func whenSettled(_ handler: @escaping @Sendable (Result<Value, any Error>) -> Void) {
+        let settled: Result<Value, any Error>? = lock.withLock {
+            if result == nil { handlers.append(handler) }
+            return result
         }
-        if isSettled { job() }
+        if let settled { handler(settled) }
     }
 }

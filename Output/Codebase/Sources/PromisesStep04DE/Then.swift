@@ -4,16 +4,15 @@ import Foundation
 
 extension Promise {
     /// Ein neues Promise, das `job` abschließt, sobald dieses abgeschlossen ist.
-    @inlinable
     func makeChild<U>(
         _ job: @escaping @Sendable (Result<Value, any Error>, Promise<U>) -> Void
     ) -> Promise<U> {
         let child = Promise<U>()
-        whenSettled { [unowned self] in job(outcome, child) }
+        whenSettled { outcome in job(outcome, child) }
         return child
     }
 
-    @inlinable @discardableResult
+    @discardableResult
     public func then<U>(_ body: @escaping @Sendable (Value) throws -> U) -> Promise<U> {
         makeChild { outcome, child in
             switch outcome {
@@ -25,7 +24,7 @@ extension Promise {
         }
     }
 
-    @inlinable @discardableResult
+    @discardableResult
     public func then<U>(
         _ body: @escaping @Sendable (Value) throws -> Promise<U>
     ) -> Promise<U> {
@@ -37,7 +36,7 @@ extension Promise {
                     if next === child {
                         child.reject(PromiseError.cycle)
                     } else {
-                        next.whenSettled { [unowned next] in child.settle(next.outcome) }
+                        next.whenSettled { child.settle($0) }
                     }
                 } catch {
                     child.reject(error)

@@ -13,6 +13,6 @@ public func demo(locale: Locale) async throws {
                 return 0
             }
             .finally { print("Fin de la recherche : \(name)") }
-        print("Nombre de départs : \(try count.get())")
+        print("Nombre de départs : \(try await count.value)")
     }
 }

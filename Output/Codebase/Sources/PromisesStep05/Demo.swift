@@ -19,16 +19,15 @@ public func demo(locale: Locale) async throws {
         print("1. po wywołaniu then")
         return handler
     }
-    try printed.get()
+    try await printed.value
 
     let board = DepartureBoard()
     let count = ready.then(on: board) { board, train in board.add(train) }
-    await withCheckedContinuation { done in count.finally { done.resume() } }
-    print("Wierszy na tablicy: \(try count.get())")
+    print("Wierszy na tablicy: \(try await count.value)")
 
     var link = Promise(value: 0)
     for _ in 0..<10_000 {
         link = link.then { $0 + 1 }
     }
-    print("Łańcuch: \(try link.get().formatted(.number.locale(locale))) ogniw")
+    print("Łańcuch: \(try await link.value.formatted(.number.locale(locale))) ogniw")
 }

@@ -19,16 +19,15 @@ public func demo(locale: Locale) async throws {
         print("1. nach dem Aufruf von then")
         return handler
     }
-    try printed.get()
+    try await printed.value
 
     let board = DepartureBoard()
     let count = ready.then(on: board) { board, train in board.add(train) }
-    await withCheckedContinuation { done in count.finally { done.resume() } }
-    print("Zeilen auf der Abfahrtstafel: \(try count.get())")
+    print("Zeilen auf der Abfahrtstafel: \(try await count.value)")
 
     var link = Promise(value: 0)
     for _ in 0..<10_000 {
         link = link.then { $0 + 1 }
     }
-    print("Kette: \(try link.get().formatted(.number.locale(locale))) Glieder")
+    print("Kette: \(try await link.value.formatted(.number.locale(locale))) Glieder")
 }

@@ -19,16 +19,15 @@ public func demo(locale: Locale) async throws {
         print("1. après l’appel à then")
         return handler
     }
-    try printed.get()
+    try await printed.value
 
     let board = DepartureBoard()
     let count = ready.then(on: board) { board, train in board.add(train) }
-    await withCheckedContinuation { done in count.finally { done.resume() } }
-    print("Lignes au tableau : \(try count.get())")
+    print("Lignes au tableau : \(try await count.value)")
 
     var link = Promise(value: 0)
     for _ in 0..<10_000 {
         link = link.then { $0 + 1 }
     }
-    print("Chaîne : \(try link.get().formatted(.number.locale(locale))) maillons")
+    print("Chaîne : \(try await link.value.formatted(.number.locale(locale))) maillons")
 }

@@ -14,12 +14,11 @@ public enum PromiseError: Error, Equatable, Sendable {
 }
 
 public final class Promise<Value: Sendable>: @unchecked Sendable {
-    @usableFromInline let lock = Lock()
-    @usableFromInline var result: Result<Value, any Error>?
-    @usableFromInline var waiters: [DispatchSemaphore] = []
-    @usableFromInline var handlers = Handlers()
+    let lock = NSLock()
+    var result: Result<Value, any Error>?
+    var waiters: [DispatchSemaphore] = []
+    var handlers: [(queue: DispatchQueue, job: @Sendable (Result<Value, any Error>) -> Void)] = []
 
-    @inlinable
     public init() {}
 
     public convenience init(value: Value) {
@@ -54,30 +53,26 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    @inlinable
     public var isPending: Bool {
         lock.withLock { result == nil }
     }
 
-    @inlinable
     public func fulfill(_ value: Value) {
         settle(.success(value))
     }
 
-    @inlinable
     public func reject(_ error: any Error) {
         settle(.failure(error))
     }
 
-    @inlinable
     func settle(_ outcome: Result<Value, any Error>) {
         lock.withLock {
             guard result == nil else { return }
             result = outcome
             for waiter in waiters { waiter.signal() }
             waiters = []
-            handlers.forEach { Scheduler.schedule($0, owner: self) }
-            handlers = Handlers()
+            for (queue, job) in handlers { queue.async { job(outcome) } }
+            handlers = []
         }
     }
 
@@ -99,21 +94,16 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         guard let late else { throw PromiseError.timedOut }
         return try late.get()
     }
-    /// Le résultat, pour les tâches exécutées après l’acquittement.
-    @inlinable
-    var outcome: Result<Value, any Error> {
-        lock.withLock { result! }
-    }
-
-    /// Exécute `job` sur `queue` une fois la promesse acquittée, jamais pendant cet appel.
-    @inlinable
-    func whenSettled(on queue: DispatchQueue, _ job: @escaping @Sendable () -> Void) {
+    /// Transmet le résultat à `job` sur `queue`, jamais pendant cet appel.
+    func whenSettled(
+        on queue: DispatchQueue = .promises,
+        _ job: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
         lock.withLock {
-            let handler = Handler(queue: queue, job: job)
-            if result == nil {
-                handlers.append(handler)
+            if let result {
+                queue.async { job(result) }
             } else {
-                Scheduler.dispatch(handler, owner: self)
+                handlers.append((queue, job))
             }
         }
     }

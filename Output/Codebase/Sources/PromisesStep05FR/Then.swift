@@ -4,17 +4,16 @@ import Foundation
 
 extension Promise {
     /// Une nouvelle promesse, que `job` acquitte une fois celle-ci acquittée.
-    @inlinable
     func makeChild<U>(
         on queue: DispatchQueue,
         _ job: @escaping @Sendable (Result<Value, any Error>, Promise<U>) -> Void
     ) -> Promise<U> {
         let child = Promise<U>()
-        whenSettled(on: queue) { [unowned self] in job(outcome, child) }
+        whenSettled(on: queue) { outcome in job(outcome, child) }
         return child
     }
 
-    @inlinable @discardableResult
+    @discardableResult
     public func then<U>(
         on queue: DispatchQueue = .promises, _ body: @escaping @Sendable (Value) throws -> U
     ) -> Promise<U> {
@@ -28,7 +27,7 @@ extension Promise {
         }
     }
 
-    @inlinable @discardableResult
+    @discardableResult
     public func then<U>(
         on queue: DispatchQueue = .promises,
         _ body: @escaping @Sendable (Value) throws -> Promise<U>
@@ -41,9 +40,7 @@ extension Promise {
                     if next === child {
                         child.reject(PromiseError.cycle)
                     } else {
-                        next.whenSettled(on: queue) { [unowned next] in
-                            child.settle(next.outcome)
-                        }
+                        next.whenSettled(on: queue) { child.settle($0) }
                     }
                 } catch {
                     child.reject(error)

@@ -31,7 +31,7 @@ public func demo(locale: Locale) async throws {
 
     download.cancel()
     download.cancel()
-    try stopped.get()
+    try await stopped.value
     print("Po anulowaniu pobierania:")
     print("  pobieranie: \(describe(download.state))")
     print("  liczba odjazdów: \(describe(count.state))")

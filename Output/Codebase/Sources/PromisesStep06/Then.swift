@@ -5,7 +5,6 @@ import Foundation
 extension Promise {
     /// Nowa obietnica, którą `job` rozstrzygnie po rozstrzygnięciu tej.
     /// Dziecko anulowane wcześniej pomijamy, chyba że `evenIfCancelled` (jak w `finally`).
-    @inlinable
     func makeChild<U>(
         on queue: DispatchQueue,
         evenIfCancelled: Bool = false,
@@ -13,22 +12,21 @@ extension Promise {
     ) -> Promise<U> {
         let child = Promise<U>()
         addChild(child)
-        whenSettled(on: queue) { [unowned self] in
+        whenSettled(on: queue) { [weak self] outcome in
             if evenIfCancelled || child.isPending { job(outcome, child) }
             if child.isPending {
                 // Wciąż oczekuje (przejęło obietnicę): zapomnij o nim po jego rozstrzygnięciu.
-                child.whenSettled(on: queue) { [weak self, unowned child] in
-                    self?.forget(child)
+                child.whenSettled(on: queue) { [weak self, weak child] _ in
+                    if let child { self?.forget(child) }
                 }
             } else {
-                forget(child)
+                self?.forget(child)
             }
         }
         return child
     }
 
     /// Rozstrzyga tę obietnicę tak jak `next`; jej anulowanie anuluje też `next`.
-    @inlinable
     func adopt(_ next: Promise<Value>, on queue: DispatchQueue) {
         guard next !== self else {
             reject(PromiseError.cycle)
@@ -36,13 +34,13 @@ extension Promise {
         }
         addChild(next)
         if !isPending { next.cancel() }  // anulowana w trakcie pracy handlera
-        next.whenSettled(on: queue) { [unowned next] in
-            self.settle(next.outcome)
+        next.whenSettled(on: queue) { outcome in
+            self.settle(outcome)
             self.forget(next)
         }
     }
 
-    @inlinable @discardableResult
+    @discardableResult
     public func then<U>(
         on queue: DispatchQueue = .promises, _ body: @escaping @Sendable (Value) throws -> U
     ) -> Promise<U> {
@@ -56,7 +54,7 @@ extension Promise {
         }
     }
 
-    @inlinable @discardableResult
+    @discardableResult
     public func then<U>(
         on queue: DispatchQueue = .promises,
         _ body: @escaping @Sendable (Value) throws -> Promise<U>

@@ -3,43 +3,17 @@
 import Foundation
 
 /// Was `cancel()` über ein Promise mit beliebigem Werttyp wissen muss.
-@usableFromInline
 protocol CancellableNode: AnyObject, Sendable {
     /// Bricht den Knoten ab, falls er noch aussteht, und gibt seine Kinder heraus.
     func cancelReturningChildren() -> [any CancellableNode]
 }
 
 extension Promise: CancellableNode {
-    @usableFromInline
     func cancelReturningChildren() -> [any CancellableNode] {
         settle(.failure(PromiseError.cancelled))
         return lock.withLock {
-            defer { children = Children() }
-            return children.all
+            defer { children = [:] }
+            return Array(children.values)
         }
-    }
-}
-
-/// Die Kinder eines Promise, die noch ausstehen können: eines direkt, weitere nach Identität.
-@usableFromInline
-struct Children {
-    @usableFromInline var first: (any CancellableNode)?
-    @usableFromInline var more: [ObjectIdentifier: any CancellableNode] = [:]
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    mutating func add(_ child: any CancellableNode) {
-        if first == nil { first = child } else { more[ObjectIdentifier(child)] = child }
-    }
-
-    @inlinable
-    mutating func remove(_ child: any CancellableNode) {
-        if first === child { first = nil } else { more[ObjectIdentifier(child)] = nil }
-    }
-
-    var all: [any CancellableNode] {
-        (first.map { [$0] } ?? []) + more.values
     }
 }

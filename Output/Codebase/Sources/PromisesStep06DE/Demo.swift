@@ -31,7 +31,7 @@ public func demo(locale: Locale) async throws {
 
     download.cancel()
     download.cancel()
-    try stopped.get()
+    try await stopped.value
     print("Nach dem Abbruch des Downloads:")
     print("  Download: \(describe(download.state))")
     print("  Anzahl der Abfahrten: \(describe(count.state))")

@@ -31,7 +31,7 @@ public func demo(locale: Locale) async throws {
 
     download.cancel()
     download.cancel()
-    try stopped.get()
+    try await stopped.value
     print("Après l’annulation de la récupération :")
     print("  récupération des départs : \(describe(download.state))")
     print("  nombre de départs : \(describe(count.state))")

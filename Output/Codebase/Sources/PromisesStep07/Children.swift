@@ -3,43 +3,17 @@
 import Foundation
 
 /// To, co `cancel()` musi wiedzieć o obietnicy dowolnego typu wartości.
-@usableFromInline
 protocol CancellableNode: AnyObject, Sendable {
     /// Anuluje węzeł, jeśli oczekuje, i oddaje jego dzieci.
     func cancelReturningChildren() -> [any CancellableNode]
 }
 
 extension Promise: CancellableNode {
-    @usableFromInline
     func cancelReturningChildren() -> [any CancellableNode] {
         settle(.failure(PromiseError.cancelled))
         return lock.withLock {
-            defer { children = Children() }
-            return children.all
+            defer { children = [:] }
+            return Array(children.values)
         }
-    }
-}
-
-/// Dzieci obietnicy, które mogą jeszcze oczekiwać: jedno w strukturze, reszta według tożsamości.
-@usableFromInline
-struct Children {
-    @usableFromInline var first: (any CancellableNode)?
-    @usableFromInline var more: [ObjectIdentifier: any CancellableNode] = [:]
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    mutating func add(_ child: any CancellableNode) {
-        if first == nil { first = child } else { more[ObjectIdentifier(child)] = child }
-    }
-
-    @inlinable
-    mutating func remove(_ child: any CancellableNode) {
-        if first === child { first = nil } else { more[ObjectIdentifier(child)] = nil }
-    }
-
-    var all: [any CancellableNode] {
-        (first.map { [$0] } ?? []) + more.values
     }
 }

@@ -5,22 +5,22 @@ import Foundation
 public func demo(locale: Locale) async throws {
     let service = TimetableService()
     let trains = ["IC 3510", "EIP 1300", "TLK 31100"]
-    let delays = try Promise.all(trains.map { service.delay(of: $0) }).get()
+    let delays = try await Promise.all(trains.map { service.delay(of: $0) }).value
     for (train, delay) in zip(trains, delays) {
         print("\(train): \(delay.minutes(locale: locale))")
     }
 
     let fastest = Promise.any([service.delay(of: "IC 9999"), service.delay(of: "EIP 5100")])
-    print("Pierwsza odpowiedź: \(try fastest.get().minutes(locale: locale))")
+    print("Pierwsza odpowiedź: \(try await fastest.value.minutes(locale: locale))")
 
     do {
-        _ = try Promise<Int>.race([]).get()
+        _ = try await Promise<Int>.race([]).value
     } catch PromiseError.emptyInput {
         print("race([]): nie ma kogo ścigać")
     }
 
     do {
-        _ = try Promise<Int>().timeout(.milliseconds(20)).get()
+        _ = try await Promise<Int>().timeout(.milliseconds(20)).value
     } catch PromiseError.timedOut {
         print("Brak odpowiedzi po 20 ms")
     }

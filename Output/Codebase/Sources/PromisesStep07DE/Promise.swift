@@ -17,14 +17,13 @@ public enum PromiseError: Error, Equatable, Sendable {
 }
 
 public final class Promise<Value: Sendable>: @unchecked Sendable {
-    @usableFromInline let lock = Lock()
-    @usableFromInline var result: Result<Value, any Error>?
-    @usableFromInline var waiters: [DispatchSemaphore] = []
-    @usableFromInline var handlers = Handlers()
-    @usableFromInline var children = Children()
-    @usableFromInline var cancelHandlers = Handlers()
+    let lock = NSLock()
+    var result: Result<Value, any Error>?
+    var waiters: [DispatchSemaphore] = []
+    var handlers: [(queue: DispatchQueue, job: @Sendable (Result<Value, any Error>) -> Void)] = []
+    var children: [ObjectIdentifier: any CancellableNode] = [:]
+    var cancelHandlers: [(queue: DispatchQueue, job: @Sendable () -> Void)] = []
 
-    @inlinable
     public init() {}
 
     public convenience init(value: Value) {
@@ -60,34 +59,30 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    @inlinable
     public var isPending: Bool {
         lock.withLock { result == nil }
     }
 
-    @inlinable
     public func fulfill(_ value: Value) {
         settle(.success(value))
     }
 
-    @inlinable
     public func reject(_ error: any Error) {
         settle(.failure(error))
     }
 
-    @inlinable
     func settle(_ outcome: Result<Value, any Error>) {
         lock.withLock {
             guard result == nil else { return }
             result = outcome
             for waiter in waiters { waiter.signal() }
             waiters = []
-            handlers.forEach { Scheduler.schedule($0, owner: self) }
-            handlers = Handlers()
+            for (queue, job) in handlers { queue.async { job(outcome) } }
+            handlers = []
             if case .failure(PromiseError.cancelled) = outcome {
-                cancelHandlers.forEach { Scheduler.schedule($0, owner: self) }
+                for (queue, job) in cancelHandlers { queue.async { job() } }
             }
-            cancelHandlers = Handlers()
+            cancelHandlers = []
         }
     }
 
@@ -109,32 +104,25 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         guard let late else { throw PromiseError.timedOut }
         return try late.get()
     }
-    /// Das Ergebnis, für Jobs, die nach dem Abschluss laufen.
-    @inlinable
-    var outcome: Result<Value, any Error> {
-        lock.withLock { result! }
-    }
-
-    /// Führt `job` auf `queue` aus, sobald das Promise abgeschlossen ist, nie in diesem Aufruf.
-    @inlinable
-    func whenSettled(on queue: DispatchQueue, _ job: @escaping @Sendable () -> Void) {
+    /// Übergibt das Ergebnis auf `queue` an `job`, nie in diesem Aufruf.
+    func whenSettled(
+        on queue: DispatchQueue = .promises,
+        _ job: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
         lock.withLock {
-            let handler = Handler(queue: queue, job: job)
-            if result == nil {
-                handlers.append(handler)
+            if let result {
+                queue.async { job(result) }
             } else {
-                Scheduler.dispatch(handler, owner: self)
+                handlers.append((queue, job))
             }
         }
     }
-    @inlinable
     func addChild(_ child: some CancellableNode) {
-        lock.withLock { children.add(child) }
+        lock.withLock { children[ObjectIdentifier(child)] = child }
     }
 
-    @inlinable
     func forget(_ child: some CancellableNode) {
-        lock.withLock { children.remove(child) }
+        lock.withLock { children[ObjectIdentifier(child)] = nil }
     }
 
     public func cancel() {
@@ -150,9 +138,9 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         lock.withLock {
             switch result {
             case nil:
-                cancelHandlers.append(Handler(queue: queue, job: handler))
+                cancelHandlers.append((queue, handler))
             case .failure(PromiseError.cancelled):
-                Scheduler.dispatch(Handler(queue: queue, job: handler), owner: self)
+                queue.async { handler() }
             default:
                 break
             }

@@ -4,31 +4,35 @@ import Foundation
 
 extension TimetableService {
     public func station(named name: String) -> Promise<Station> {
-        Promise { fulfill, reject in
-            station(named: name) { station, error in
-                if let station {
-                    fulfill(station)
-                } else {
-                    reject(error ?? TimetableError.unknownStation(name))
-                }
+        let promise = Promise<Station>()
+        let request = station(named: name) { station, error in
+            if let station {
+                promise.fulfill(station)
+            } else {
+                promise.reject(error ?? TimetableError.unknownStation(name))
             }
         }
+        promise.onCancel { request.cancel() }
+        return promise
     }
 
     public func departures(from station: Station) -> Promise<[Departure]> {
-        Promise { fulfill, reject in
-            departures(from: station, success: fulfill, failure: reject)
-        }
+        let promise = Promise<[Departure]>()
+        let request = departures(
+            from: station, success: { promise.fulfill($0) }, failure: { promise.reject($0) })
+        promise.onCancel { request.cancel() }
+        return promise
     }
 
     public func delay(of train: String) -> Promise<Duration> {
-        Promise { fulfill, reject in
-            delay(of: train) { result in
-                switch result {
-                case .success(let delay): fulfill(delay)
-                case .failure(let error): reject(error)
-                }
+        let promise = Promise<Duration>()
+        let request = delay(of: train) { result in
+            switch result {
+            case .success(let delay): promise.fulfill(delay)
+            case .failure(let error): promise.reject(error)
             }
         }
+        promise.onCancel { request.cancel() }
+        return promise
     }
 }

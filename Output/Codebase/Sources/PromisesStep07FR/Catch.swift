@@ -3,7 +3,7 @@
 import Foundation
 
 extension Promise {
-    @inlinable @discardableResult
+    @discardableResult
     public func `catch`(
         on queue: DispatchQueue = .promises,
         _ body: @escaping @Sendable (any Error) throws -> Value
@@ -20,7 +20,7 @@ extension Promise {
         }
     }
 
-    @inlinable @discardableResult
+    @discardableResult
     public func `catch`(
         on queue: DispatchQueue = .promises,
         _ body: @escaping @Sendable (any Error) throws -> Promise<Value>
@@ -37,7 +37,7 @@ extension Promise {
         }
     }
 
-    @inlinable @discardableResult
+    @discardableResult
     public func finally(
         on queue: DispatchQueue = .promises, _ body: @escaping @Sendable () -> Void
     ) -> Promise<Value> {

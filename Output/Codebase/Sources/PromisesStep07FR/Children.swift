@@ -3,43 +3,17 @@
 import Foundation
 
 /// Ce que `cancel()` doit savoir d’une promesse, quel que soit le type de sa valeur.
-@usableFromInline
 protocol CancellableNode: AnyObject, Sendable {
     /// Annule le nœud s’il est en attente, et remet ses enfants.
     func cancelReturningChildren() -> [any CancellableNode]
 }
 
 extension Promise: CancellableNode {
-    @usableFromInline
     func cancelReturningChildren() -> [any CancellableNode] {
         settle(.failure(PromiseError.cancelled))
         return lock.withLock {
-            defer { children = Children() }
-            return children.all
+            defer { children = [:] }
+            return Array(children.values)
         }
-    }
-}
-
-/// Les enfants qui peuvent encore être en attente : un en ligne, les autres par identité.
-@usableFromInline
-struct Children {
-    @usableFromInline var first: (any CancellableNode)?
-    @usableFromInline var more: [ObjectIdentifier: any CancellableNode] = [:]
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    mutating func add(_ child: any CancellableNode) {
-        if first == nil { first = child } else { more[ObjectIdentifier(child)] = child }
-    }
-
-    @inlinable
-    mutating func remove(_ child: any CancellableNode) {
-        if first === child { first = nil } else { more[ObjectIdentifier(child)] = nil }
-    }
-
-    var all: [any CancellableNode] {
-        (first.map { [$0] } ?? []) + more.values
     }
 }

@@ -5,7 +5,6 @@ import Foundation
 extension Promise {
     /// Une nouvelle promesse, que `job` acquitte une fois celle-ci acquittée.
     /// Un enfant annulé entre-temps est sauté, sauf avec `evenIfCancelled` (comme pour `finally`).
-    @inlinable
     func makeChild<U>(
         on queue: DispatchQueue,
         evenIfCancelled: Bool = false,
@@ -13,22 +12,21 @@ extension Promise {
     ) -> Promise<U> {
         let child = Promise<U>()
         addChild(child)
-        whenSettled(on: queue) { [unowned self] in
+        whenSettled(on: queue) { [weak self] outcome in
             if evenIfCancelled || child.isPending { job(outcome, child) }
             if child.isPending {
                 // Encore en attente (il a adopté une promesse) : l’oublier dès qu’il sera acquitté.
-                child.whenSettled(on: queue) { [weak self, unowned child] in
-                    self?.forget(child)
+                child.whenSettled(on: queue) { [weak self, weak child] _ in
+                    if let child { self?.forget(child) }
                 }
             } else {
-                forget(child)
+                self?.forget(child)
             }
         }
         return child
     }
 
     /// Acquitte cette promesse comme `next` ; annuler cette promesse annule aussi `next`.
-    @inlinable
     func adopt(_ next: Promise<Value>, on queue: DispatchQueue) {
         guard next !== self else {
             reject(PromiseError.cycle)
@@ -36,13 +34,13 @@ extension Promise {
         }
         addChild(next)
         if !isPending { next.cancel() }  // annulée pendant que le handler s’exécutait
-        next.whenSettled(on: queue) { [unowned next] in
-            self.settle(next.outcome)
+        next.whenSettled(on: queue) { outcome in
+            self.settle(outcome)
             self.forget(next)
         }
     }
 
-    @inlinable @discardableResult
+    @discardableResult
     public func then<U>(
         on queue: DispatchQueue = .promises, _ body: @escaping @Sendable (Value) throws -> U
     ) -> Promise<U> {
@@ -56,7 +54,7 @@ extension Promise {
         }
     }
 
-    @inlinable @discardableResult
+    @discardableResult
     public func then<U>(
         on queue: DispatchQueue = .promises,
         _ body: @escaping @Sendable (Value) throws -> Promise<U>

@@ -8,7 +8,7 @@ public struct AggregateError: Error, Sendable {
 
 /// Zbiera po jednym elemencie na wejście, w kolejności wejść; z ostatnim oddaje wszystkie.
 private final class Collector<T: Sendable>: @unchecked Sendable {
-    private let lock = Lock()
+    private let lock = NSLock()
     private var slots: [T?]
     private var remaining: Int
 
@@ -35,8 +35,8 @@ extension Promise {
         }
         let collector = Collector<T>(count: promises.count)
         for (index, promise) in promises.enumerated() {
-            promise.whenSettled(on: .promises) { [unowned promise] in
-                switch promise.outcome {
+            promise.whenSettled { outcome in
+                switch outcome {
                 case .success(let value):
                     if let values = collector.store(value, at: index) { result.fulfill(values) }
                 case .failure(let error):
@@ -55,8 +55,8 @@ extension Promise {
         }
         let collector = Collector<any Error>(count: promises.count)
         for (index, promise) in promises.enumerated() {
-            promise.whenSettled(on: .promises) { [unowned promise] in
-                switch promise.outcome {
+            promise.whenSettled { outcome in
+                switch outcome {
                 case .success(let value):
                     result.fulfill(value)
                 case .failure(let error):
@@ -76,9 +76,7 @@ extension Promise {
             return result
         }
         for promise in promises {
-            promise.whenSettled(on: .promises) { [unowned promise] in
-                result.settle(promise.outcome)
-            }
+            promise.whenSettled { result.settle($0) }
         }
         return result
     }
@@ -86,7 +84,7 @@ extension Promise {
     public func timeout(_ duration: Duration) -> Promise<Value> {
         let child = makeChild(on: .promises) { outcome, child in child.settle(outcome) }
         let timer = Timer(after: duration) { child.reject(PromiseError.timedOut) }
-        child.whenSettled(on: .promises) { timer.cancel() }
+        child.whenSettled { _ in timer.cancel() }
         return child
     }
 }
@@ -94,7 +92,7 @@ extension Promise {
 /// Jednorazowy timer Dispatch; anulowanie od razu zwalnia jego handler.
 private final class Timer: @unchecked Sendable {
     private let source: any DispatchSourceTimer
-    private let lock = Lock()
+    private let lock = NSLock()
     private var handler: (@Sendable () -> Void)?
 
     init(after duration: Duration, _ handler: @escaping @Sendable () -> Void) {

@@ -4,7 +4,7 @@ import Foundation
 
 /// Ein Task, der auf ein Promise wartet, einmal fortgesetzt: vom Ergebnis oder vom eigenen Abbruch.
 private final class Waiter<Value: Sendable>: @unchecked Sendable {
-    private let lock = Lock()
+    private let lock = NSLock()
     private var continuation: CheckedContinuation<Value, any Error>?
     private var isFinished = false
 
@@ -33,7 +33,7 @@ extension Promise {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     waiter.start(continuation)
-                    whenSettled(on: .promises) { [unowned self] in
+                    whenSettled { outcome in
                         if case .failure(PromiseError.cancelled) = outcome {
                             waiter.finish(.failure(CancellationError()))
                         } else {

@@ -84,6 +84,28 @@ private final class Calls: @unchecked Sendable {
         #expect(calls.value == 6)
     }
 
+    @Test func aCancelledRequestNeverAnswers() async {
+        // The service answers on one serial queue: hold it with a first handler, so that
+        // the request cancelled meanwhile is still waiting behind it.
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        service.station(named: "Kraków Główny") { _, _ in
+            entered.signal()
+            gate.wait()
+        }
+        entered.wait()
+        let calls = Calls()
+        let request = service.delay(of: "IC 3510") { _ in calls.increment() }
+        request.cancel()
+        #expect(request.isCancelled)
+        gate.signal()
+        // Queued after the cancelled request: once it answers, that one would have too.
+        await withCheckedContinuation { continuation in
+            service.station(named: "Gdynia Główna") { _, _ in continuation.resume() }
+        }
+        #expect(calls.value == 0)
+    }
+
     @Test func departureTimesAreFormattedWithTheLocale() {
         let first = TimetableService.departures["KRK"]![0]
         #expect(first.time.clockTime(locale: Locale(identifier: "pl_PL")) == "6:12")
