@@ -39,6 +39,8 @@ public final class Request: @unchecked Sendable {
 /// Symulowany serwer rozkładu jazdy: stałe dane, odpowiedzi na własnej kolejce.
 public final class TimetableService: Sendable {
     private let queue = DispatchQueue(label: "timetable")
+    /// Ile odpowiedzi serwer wysłał; na anulowane zapytania nie odpowiada.
+    let answers = Tally()
 
     public init() {}
 
@@ -50,6 +52,7 @@ public final class TimetableService: Sendable {
         let request = Request()
         queue.async {
             guard !request.isCancelled else { return }
+            self.answers.add()
             if let station = Self.stations.first(where: { $0.name == name }) {
                 completion(station, nil)
             } else {
@@ -69,6 +72,7 @@ public final class TimetableService: Sendable {
         let request = Request()
         queue.async {
             guard !request.isCancelled else { return }
+            self.answers.add()
             if let departures = Self.departures[station.code] {
                 success(departures)
             } else {
@@ -87,6 +91,7 @@ public final class TimetableService: Sendable {
         let request = Request()
         queue.async {
             guard !request.isCancelled else { return }
+            self.answers.add()
             if let minutes = Self.delays[train] {
                 completion(.success(.seconds(minutes * 60)))
             } else {
@@ -136,4 +141,14 @@ extension TimetableService {
     private static func at(_ hour: Int, _ minute: Int) -> Date {
         Date(timeIntervalSince1970: 1_761_091_200 + Double(hour * 3600 + minute * 60))
     }
+}
+
+/// Licznik, który można zwiększać z dowolnego wątku.
+final class Tally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    var value: Int { lock.withLock { count } }
+
+    func add() { lock.withLock { count += 1 } }
 }

@@ -53,31 +53,35 @@ enum Scheduler {
     }
 
     /// Führt die Jobs der Queue aus, bis ihr Postfach leer oder das Budget aufgebraucht ist.
-    private static func drain(_ queue: DispatchQueue) {
+    /// `carried` sind die Jobs, die der Vorgänger nicht mehr ausgeführt hat.
+    private static func drain(_ queue: DispatchQueue, carried: ArraySlice<Job> = []) {
         var trampoline = Trampoline(queue: queue)
         let outer = pthread_getspecific(running)
         withUnsafeMutablePointer(to: &trampoline) { trampoline in
             pthread_setspecific(running, trampoline)
             var budget = 1_000  // Jobs, die vom Trampolin mitgezählt
-            while let batch = takeBatch(for: queue) {
-                var next = 0
-                while next < batch.count, budget > 0 {
-                    run(batch[next], trampoline, budget: &budget)
+            var batch = carried.isEmpty ? takeBatch(for: queue) : carried
+            while let jobs = batch {
+                var next = jobs.startIndex
+                while next < jobs.endIndex, budget > 0 {
+                    run(jobs[next], trampoline, budget: &budget)
                     next += 1
                 }
                 if budget <= 0 {
                     // Andere Blöcke auf der Queue sollen auch an die Reihe kommen.
-                    putBack(trampoline.pointee.jobs + batch[next...], for: queue)
+                    putBack(trampoline.pointee.jobs, for: queue)
                     trampoline.pointee.jobs = []
-                    queue.async { drain(queue) }
+                    let rest = jobs[next...]
+                    queue.async { drain(queue, carried: rest) }
                     break
                 }
+                batch = takeBatch(for: queue)
             }
         }
         pthread_setspecific(running, outer)
     }
 
-    /// Legt Jobs vorn ins Postfach der Queue zurück, vor die neueren.
+    /// Legt die Jobs des Trampolins vorn ins Postfach der Queue zurück, vor die neueren.
     private static func putBack(_ jobs: [Job], for queue: DispatchQueue) {
         guard !jobs.isEmpty else { return }
         mailboxes.lock.withLock {
@@ -87,7 +91,7 @@ enum Scheduler {
     }
 
     /// Die wartenden Jobs oder nil (das Postfach wird geschlossen), wenn keine da sind.
-    private static func takeBatch(for queue: DispatchQueue) -> [Job]? {
+    private static func takeBatch(for queue: DispatchQueue) -> ArraySlice<Job>? {
         mailboxes.lock.withLock {
             let id = ObjectIdentifier(queue)
             guard let jobs = mailboxes.jobs[id], !jobs.isEmpty else {
@@ -95,7 +99,7 @@ enum Scheduler {
                 return nil
             }
             mailboxes.jobs[id] = []
-            return jobs
+            return jobs[...]
         }
     }
 

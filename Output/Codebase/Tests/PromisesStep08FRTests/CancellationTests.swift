@@ -222,4 +222,35 @@ private extension PromiseState {
         root.cancel()
         #expect(throws: PromiseError.cancelled) { try last.get() }
     }
+
+    @Test func cancellingAWrapperPromiseStopsItsRequest() async {
+        let service = TimetableService()
+        // The service answers on one serial queue: hold it with a first handler, so that
+        // the requests made next are still waiting when their promises are cancelled.
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        service.station(named: "Kraków Główny") { _, _ in
+            entered.signal()
+            gate.wait()
+        }
+        entered.wait()
+        func cancelAndWaitForTheHooks<Value>(_ promise: Promise<Value>) {
+            // Cancel hooks run one after another, in the order they were registered:
+            // once this one has run, the wrapper's has run too.
+            let hooksRan = DispatchSemaphore(value: 0)
+            promise.onCancel { hooksRan.signal() }
+            promise.cancel()
+            hooksRan.wait()
+        }
+        cancelAndWaitForTheHooks(service.station(named: "Gdynia Główna"))
+        cancelAndWaitForTheHooks(service.departures(from: TimetableService.stations[0]))
+        cancelAndWaitForTheHooks(service.delay(of: "IC 3510"))
+        gate.signal()
+        // Queued after the cancelled requests: once it is answered, they would have been too.
+        await withCheckedContinuation { continuation in
+            service.station(named: "Warszawa Centralna") { _, _ in continuation.resume() }
+        }
+        // The held request and the last one; none of the three cancelled ones.
+        #expect(service.answers.value == 2)
+    }
 }
