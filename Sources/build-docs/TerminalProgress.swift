@@ -48,8 +48,14 @@ final class TerminalProgress: ProgressReporter {
             state.ticker = nil
         }
         let line =
-            "\(terminal.styled("✓", "32")) \(name.padding(toLength: 7, withPad: " ", startingAt: 0)) \(String(format: "%6.2f s", seconds))"
+            "\(terminal.styled("✓", "32")) \(Self.padded(name)) \(String(format: "%6.2f s", seconds))"
         terminal.write(terminal.isInteractive ? "\r\u{1B}[2K\(line)\n" : "  \(line)\n")
+    }
+
+    /// The stage's name, padded so that the times line up; never cut short.
+    private static func padded(_ name: String) -> String {
+        let width = 18  // "audit translations", the longest stage name
+        return name + String(repeating: " ", count: max(0, width - name.count))
     }
 
     private func redraw(_ frame: Int) {
@@ -57,7 +63,7 @@ final class TerminalProgress: ProgressReporter {
         let line = state.withLock { state -> String in
             guard state.ticker != nil else { return "" }
             let elapsed = ContinuousClock.now - state.started
-            return "\(spinner[frame % spinner.count]) \(state.stage.padding(toLength: 7, withPad: " ", startingAt: 0)) "
+            return "\(spinner[frame % spinner.count]) \(Self.padded(state.stage)) "
                 + String(format: "%6.1f s", Double(elapsed.components.seconds)) + "  "
                 + terminal.styled(state.detail, "2")
         }

@@ -49,6 +49,10 @@ struct CommandLineTests {
         let (status, output) = try run("build-docs", ["build", "--no-verify"] + paths(sandbox))
         #expect(status == 0, "\(output)")
         #expect(output.contains("built without verification"))
+        // Each stage's line names the stage in full (a fixed width once cut "audit t").
+        for stage in ["parse", "check", "audit translations", "tangle", "render", "report"] {
+            #expect(output.contains("✓ \(stage) "), "\(stage): \(output)")
+        }
     }
 
     @Test func usageErrorsExit64AndHelpExits0() throws {
