@@ -3,7 +3,7 @@ import PackageDescription
 
 // Stepwise is a pipeline, one stage per module, data flowing one way:
 //
-//   Content/ ─▶ StepwiseParse ─▶ StepwiseCheck ─▶ StepwiseTranslate ─▶ StepwiseTangle
+//   Content/ ─▶ StepwiseParse ─▶ StepwiseCheck ─▶ StepwiseAudit ─▶ StepwiseTangle
 //            ─▶ StepwiseVerify ─▶ StepwiseRender ─▶ StepwiseReport
 //
 // The translators' tools (status, confirm, XLIFF export and import) are StepwiseTranslationTools,
@@ -61,7 +61,7 @@ let package = Package(
             ]
         ),
         .target(
-            name: "StepwiseTranslate",
+            name: "StepwiseAudit",
             dependencies: [
                 "StepwiseModel", "StepwiseSyntax",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "StepwiseTranslationTools",
             dependencies: [
-                "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseTranslate", "StepwiseSyntax",
+                "Stepwise", "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseAudit", "StepwiseSyntax",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
             ],
             resources: [.copy("Schema")]
@@ -106,7 +106,7 @@ let package = Package(
         .target(
             name: "Stepwise",
             dependencies: [
-                "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseTranslate", "StepwiseTangle",
+                "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseAudit", "StepwiseTangle",
                 "StepwiseVerify", "StepwiseRender", "StepwiseReport",
             ]
         ),
@@ -125,7 +125,7 @@ let package = Package(
         .executableTarget(
             name: "build-docs",
             dependencies: [
-                "Stepwise", "StepwiseCLI", "StepwisePreview", "StepwiseTranslate", "StepwiseTranslationTools",
+                "Stepwise", "StepwiseCLI", "StepwisePreview", "StepwiseAudit", "StepwiseTranslationTools",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "StepwiseTests",
             dependencies: [
-                "Stepwise", "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseTranslate",
+                "Stepwise", "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseAudit",
                 "StepwiseTranslationTools", "StepwiseTangle",
                 "StepwiseVerify", "StepwiseRender", "StepwiseReport", "StepwisePreview",
             ],

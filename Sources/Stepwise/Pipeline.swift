@@ -1,4 +1,5 @@
 import Foundation
+import StepwiseAudit
 import StepwiseCheck
 import StepwiseModel
 @_exported import StepwiseModel
@@ -7,7 +8,6 @@ import StepwiseRender
 import StepwiseReport
 @_exported import StepwiseReport
 import StepwiseTangle
-import StepwiseTranslate
 import StepwiseVerify
 
 /// Runs the stages in order: parse → check → audit translations → tangle → verify → render → report.
@@ -48,15 +48,25 @@ public struct Pipeline: Sendable {
         public var nothingFailed: Bool { verification?.succeeded ?? true }
     }
 
-    /// Reads, checks and tangles the tutorials, in memory only; listings parsed by an earlier
-    /// run are taken from `memo`.
+    /// The first three stages, in memory only: reads the tutorials (all of them, or those
+    /// named in `ids`), checks their languages and audits their translations. Listings parsed
+    /// by an earlier run are taken from `memo`. The translators' tools start from here too.
+    public func audit(tutorials ids: [String]? = nil, memo: ParseMemo? = nil) async throws -> (
+        tutorials: [AuditedTutorial], timings: [StageTiming]
+    ) {
+        var timings: [StageTiming] = []
+        let tutorials = try await run(ContentLoader(contentDirectory: options.content), ids, &timings)
+        let audited = try await run(
+            TranslationAudit(memo: memo), try await run(LanguageCheck(memo: memo), tutorials, &timings), &timings)
+        return (audited, timings)
+    }
+
+    /// Reads, checks, audits and tangles the tutorials, in memory only; listings parsed by an
+    /// earlier run are taken from `memo`.
     public func prepare(memo: ParseMemo? = nil) async throws -> (
         tutorials: [AuditedTutorial], codebase: Codebase, timings: [StageTiming]
     ) {
-        var timings: [StageTiming] = []
-        let tutorials = try await run(ContentLoader(contentDirectory: options.content), nil, &timings)
-        let audited = try await run(
-            TranslationAudit(memo: memo), try await run(LanguageCheck(memo: memo), tutorials, &timings), &timings)
+        var (audited, timings) = try await audit(memo: memo)
         let codebase = try await run(
             Tangle(
                 templates: options.templates + "/Codebase",

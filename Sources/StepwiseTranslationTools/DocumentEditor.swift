@@ -1,6 +1,6 @@
 import Foundation
+import StepwiseAudit
 import StepwiseModel
-import StepwiseTranslate
 
 /// Edits a tutorial document in place, byte by byte: everything not edited stays exactly as
 /// written (formatting, entities, comments), so a file that gets no change is written back identical.

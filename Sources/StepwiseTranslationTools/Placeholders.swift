@@ -1,5 +1,5 @@
+import StepwiseAudit
 import StepwiseModel
-import StepwiseTranslate
 
 /// Inline markup as XLIFF sees it: text to translate, and codes the translator moves but
 /// never edits. Inline code and terms (`its:translate="no"`) are standalone placeholders

@@ -1,6 +1,6 @@
 import Foundation
+import StepwiseAudit
 import StepwiseModel
-import StepwiseTranslate
 
 /// A file a translators' tool writes into `Content/`: the whole new text.
 public struct ContentChange: Sendable, Hashable {

@@ -1,19 +1,36 @@
 import Foundation
+import Stepwise
+import StepwiseAudit
 import StepwiseCheck
 import StepwiseModel
 import StepwiseParse
-import StepwiseTranslate
 
 /// The translators' side of Stepwise: where each translation stands, confirming segments,
-/// and the XLIFF round trip through CAT tools. Edits go into `Content/`,
-/// all files or none, each checked against the schema before anything is written.
+/// and the XLIFF round trip through CAT tools. The tutorials come from the pipeline's first
+/// stages (`Pipeline.audit`), as a build sees them. Edits go into `Content/`, all files or
+/// none, each checked against the schema before anything is written.
 public struct TranslationWorkflow: Sendable {
-    /// The content folder.
-    public var content: String
+    /// Where the pipeline reads: the content folder, and listings parsed by earlier builds.
+    public var options: BuildOptions
 
-    /// Creates a desk for `content`.
+    /// Creates a workflow over the pipeline's `options`.
+    public init(options: BuildOptions) {
+        self.options = options
+    }
+
+    /// Creates a workflow over the tutorials in `content`, the other options as a build's.
     public init(content: String) {
-        self.content = content
+        var options = BuildOptions()
+        options.content = content
+        self.init(options: options)
+    }
+
+    /// The content folder.
+    public var content: String { options.content }
+
+    /// The tutorials (all, or those named in `ids`), read, checked and audited by the pipeline.
+    private func audited(_ ids: [String]? = nil) async throws -> [AuditedTutorial] {
+        try await Pipeline(options: options).audit(tutorials: ids, memo: ParseMemo(file: options.parseMemo)).tutorials
     }
 
     /// A tutorial with the status of each translation.
@@ -28,13 +45,16 @@ public struct TranslationWorkflow: Sendable {
 
     /// Where every translation of every tutorial (or of `tutorials`) stands. `extra` languages
     /// that a manifest does not name yet are audited from their file if it exists, else as empty.
-    public func status(tutorials ids: [String]? = nil, extra: [String] = []) throws -> [TutorialStatus] {
+    public func status(tutorials ids: [String]? = nil, extra: [String] = []) async throws -> [TutorialStatus] {
         let loader = ContentLoader(contentDirectory: content)
-        return try loader.load(ids).map { tutorial in
-            let source = DocumentSegments(tutorial.source)
-            var statuses = TranslationAudit.statuses(of: tutorial, source: source)
+        return try await audited(ids).map { audited in
+            let tutorial = audited.tutorial
+            var statuses = audited.translations
             var languages = tutorial.manifest.translations
-            for language in extra where !tutorial.manifest.languages.contains(language) {
+            // Languages no manifest names yet are audited from their file, if there is one.
+            let extra = extra.filter { !tutorial.manifest.languages.contains($0) }
+            lazy var source = DocumentSegments(tutorial.source)
+            for language in extra {
                 let file = loader.documentPath(tutorial: tutorial.id, language: language)
                 let document =
                     try FileManager.default.fileExists(atPath: file)
@@ -51,8 +71,8 @@ public struct TranslationWorkflow: Sendable {
 
     /// Records that segments of `language` in `tutorial` still hold for the source as it is now
     /// (`ids`, or every stale one when nil). Returns the ids confirmed.
-    public func confirm(_ ids: Set<String>?, language: String, tutorial id: String) throws -> [String] {
-        guard let entry = try status(tutorials: [id]).first else { return [] }
+    public func confirm(_ ids: Set<String>?, language: String, tutorial id: String) async throws -> [String] {
+        guard let entry = try await status(tutorials: [id]).first else { return [] }
         guard let status = entry.statuses[language] else {
             throw DiagnosticError(
                 .error(
@@ -70,10 +90,14 @@ public struct TranslationWorkflow: Sendable {
 
     /// The XLIFF 2.0 document for `language` of each tutorial not written in it (or of each of
     /// `tutorials`), by tutorial id.
-    public func export(language: String, tutorials ids: [String]? = nil) throws -> [(tutorial: String, xliff: String)] {
+    public func export(language: String, tutorials ids: [String]? = nil) async throws -> [(
+        tutorial: String, xliff: String
+    )] {
         let loader = ContentLoader(contentDirectory: content)
         // Asked for every tutorial, the ones written in `language` have nothing to translate.
-        let tutorials = try loader.load(ids).filter { ids != nil || $0.manifest.sourceLanguage != language }
+        let tutorials = try await audited(ids).map(\.tutorial).filter {
+            ids != nil || $0.manifest.sourceLanguage != language
+        }
         return try tutorials.map { tutorial in
             if language == tutorial.manifest.sourceLanguage {
                 throw DiagnosticError(
@@ -105,7 +129,7 @@ public struct TranslationWorkflow: Sendable {
     /// Merges the translated XLIFF file at `path` into its tutorial's translation. The result
     /// must still follow the schema and keep the source's code token for token; otherwise
     /// nothing is written.
-    public func importXLIFF(_ path: String) throws -> ImportResult {
+    public func importXLIFF(_ path: String) async throws -> ImportResult {
         let contents: Data
         do {
             contents = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -118,7 +142,8 @@ public struct TranslationWorkflow: Sendable {
             throw DiagnosticError(
                 .error("no tutorial '\(xliff.tutorialID)' in \(content)", at: xliff.tutorialLocation))
         }
-        let tutorial = try loader.load([xliff.tutorialID])[0]
+        let audited = try await audited([xliff.tutorialID])[0]
+        let tutorial = audited.tutorial
         let manifest = tutorial.manifest
         guard xliff.sourceLanguage == manifest.sourceLanguage else {
             throw DiagnosticError(
@@ -140,9 +165,10 @@ public struct TranslationWorkflow: Sendable {
         var updated = tutorial
         updated.documents[language] = try ContentLoader.document(
             merge.text, file: document.file, language: language, manifest: manifest)
+        // The merged translation must pass the language check before it is written.
         _ = try LanguageCheck().check(updated)
-        let statuses = TranslationAudit.statuses(of: tutorial, source: source)
-        let memory = SourceMemory.updated(tutorial, statuses: statuses, restamped: [language: merge.confirmed])
+        let memory = SourceMemory.updated(
+            tutorial, statuses: audited.translations, restamped: [language: merge.confirmed])
         try write(
             [ContentChange(file: document.file, contents: merge.text)], memory: memory, of: tutorial,
             language: language)

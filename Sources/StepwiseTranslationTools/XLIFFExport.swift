@@ -1,7 +1,7 @@
 import Foundation
+import StepwiseAudit
 import StepwiseModel
 import StepwiseParse
-import StepwiseTranslate
 
 /// Writes a tutorial's translatable segments as an XLIFF 2.0 document for CAT tools (through
 /// `XMLWriter`): one unit per segment, the source's text with its codes as placeholders, the

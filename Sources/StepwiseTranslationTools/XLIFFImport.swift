@@ -1,7 +1,7 @@
 import Foundation
+import StepwiseAudit
 import StepwiseModel
 import StepwiseParse
-import StepwiseTranslate
 
 /// Reads a translated XLIFF 2.0 file and merges it into a translation, in memory: the
 /// changed prose and listing comments, and the source hash of every unit the translator
@@ -320,7 +320,7 @@ public enum XLIFFImport {
 
     /// The target's text and codes as inlines, checking every code against the source's: the
     /// target is written back as the tutorial format's markup and read as a paragraph is.
-    private static func inlines(_ unit: Unit, source: StepwiseTranslate.Segment, target: [InlineContent])
+    private static func inlines(_ unit: Unit, source: StepwiseAudit.Segment, target: [InlineContent])
         throws(DiagnosticError) -> [Inline]
     {
         var numbering = Placeholders()

@@ -27,7 +27,7 @@ struct ConfirmCommand: AsyncParsableCommand {
     var segments: [String] = []
 
     func run() async throws {
-        let confirmed = try TranslationWorkflow(content: paths.content).confirm(
+        let confirmed = try await TranslationWorkflow(options: paths.buildOptions).confirm(
             segments.isEmpty ? nil : Set(segments), language: language, tutorial: tutorial)
         print(
             "Confirmed \(confirmed.count) segment\(confirmed.count == 1 ? "" : "s") of \(tutorial) in \(language).")

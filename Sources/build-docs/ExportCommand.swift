@@ -26,7 +26,7 @@ struct ExportCommand: AsyncParsableCommand {
     var tutorials: [String] = []
 
     func run() async throws {
-        let documents = try TranslationWorkflow(content: paths.content).export(
+        let documents = try await TranslationWorkflow(options: paths.buildOptions).export(
             language: language, tutorials: tutorials.isEmpty ? nil : tutorials)
         let output = WritableFolder(root: paths.output)
         try output.commit(

@@ -23,7 +23,7 @@ struct ImportCommand: AsyncParsableCommand {
     var file: String
 
     func run() async throws {
-        let result = try TranslationWorkflow(content: paths.content).importXLIFF(file)
+        let result = try await TranslationWorkflow(options: paths.buildOptions).importXLIFF(file)
         print(
             "Imported \(file) into \(result.file): \(result.changed) segment\(result.changed == 1 ? "" : "s") changed, "
                 + "\(result.confirmed) confirmed.")

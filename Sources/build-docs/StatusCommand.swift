@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Stepwise
+import StepwiseAudit
 import StepwiseCLI
-import StepwiseTranslate
 import StepwiseTranslationTools
 
 /// `build-docs status`: per tutorial and language, the translated, stale and missing segments.
@@ -30,7 +30,7 @@ struct StatusCommand: AsyncParsableCommand {
     var verbose = false
 
     func run() async throws {
-        let entries = try TranslationWorkflow(content: paths.content).status(extra: languages)
+        let entries = try await TranslationWorkflow(options: paths.buildOptions).status(extra: languages)
         for entry in entries {
             print("\(entry.tutorial.id) (source: \(entry.tutorial.manifest.sourceLanguage))")
             let rows = entry.languages.map { language in

@@ -1,10 +1,10 @@
 import Foundation
+import StepwiseAudit
 import StepwiseCheck
 import StepwiseModel
 import StepwiseParse
 import StepwiseRender
 import StepwiseTangle
-import StepwiseTranslate
 
 /// A copy of the fixture content in a temporary folder, to change and load in a test.
 struct Sandbox {

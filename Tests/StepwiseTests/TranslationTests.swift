@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import Stepwise
-@testable import StepwiseTranslate
+@testable import StepwiseAudit
 @testable import StepwiseTranslationTools
 
 /// Staleness, status, confirmation and the XLIFF round trip, on a sandbox of the fixture
@@ -10,7 +10,7 @@ import Testing
 @Suite("Translators' workflow", .serialized)
 struct TranslationTests {
     /// The fixture with `pl.xml` (a translation of the German source) and every translation confirmed.
-    private func sandbox() throws -> Sandbox {
+    private func sandbox() async throws -> Sandbox {
         let sandbox = try Sandbox()
         try sandbox.edit(
             "manifest.xml", replacing: "<title xml:lang=\"fr\">Saluer</title>",
@@ -29,27 +29,27 @@ struct TranslationTests {
         try polish.write(toFile: sandbox.path("pl.xml"), atomically: true, encoding: .utf8)
         let desk = TranslationWorkflow(content: sandbox.content.path)
         for language in ["fr", "pl"] {
-            _ = try desk.confirm(nil, language: language, tutorial: "greeting")
+            _ = try await desk.confirm(nil, language: language, tutorial: "greeting")
             // Segments that say the same in both languages (a program's "Hallo") are confirmed by id.
-            let copies = try status(sandbox, language).segments.filter { $0.state == .missing }.map(\.id)
-            _ = try desk.confirm(Set(copies), language: language, tutorial: "greeting")
+            let copies = try await status(sandbox, language).segments.filter { $0.state == .missing }.map(\.id)
+            _ = try await desk.confirm(Set(copies), language: language, tutorial: "greeting")
         }
         return sandbox
     }
 
-    private func status(_ sandbox: Sandbox, _ language: String) throws -> TranslationStatus {
-        try #require(TranslationWorkflow(content: sandbox.content.path).status()[0].statuses[language])
+    private func status(_ sandbox: Sandbox, _ language: String) async throws -> TranslationStatus {
+        try #require(try await TranslationWorkflow(content: sandbox.content.path).status()[0].statuses[language])
     }
 
-    @Test func aChangedSourceParagraphMakesItsTranslationsStaleUntilConfirmed() throws {
-        let sandbox = try sandbox()
-        let confirmed = try status(sandbox, "pl")
+    @Test func aChangedSourceParagraphMakesItsTranslationsStaleUntilConfirmed() async throws {
+        let sandbox = try await sandbox()
+        let confirmed = try await status(sandbox, "pl")
         #expect(confirmed.stale == 0 && confirmed.missing == 0 && confirmed.translated == confirmed.total)
         #expect(confirmed.total == 9, "intro, 2 titles, 2 paragraphs, and 4 listings with comments or strings")
 
         try sandbox.edit(
             "de.xml", replacing: "Ein <em>Greeter</em> grüßt.", with: "Ein <em>Greeter</em> grüßt höflich.")
-        let stale = try status(sandbox, "pl")
+        let stale = try await status(sandbox, "pl")
         #expect(stale.stale == 1 && stale.translated == stale.total - 1)
         let segment = try #require(stale.segments.first { $0.state == .stale })
         #expect(segment.id == "hello.1" && segment.kind == .paragraph)
@@ -61,20 +61,20 @@ struct TranslationTests {
                 == "Ein <em>Greeter</em> [-grüßt.-] {+grüßt höflich.+}")
 
         #expect(
-            try TranslationWorkflow(content: sandbox.content.path).confirm(
+            try await TranslationWorkflow(content: sandbox.content.path).confirm(
                 ["hello.1"], language: "pl", tutorial: "greeting") == ["hello.1"])
-        #expect(try status(sandbox, "pl").stale == 0)
-        #expect(try status(sandbox, "fr").stale == 1, "confirming Polish leaves French alone")
+        #expect(try await status(sandbox, "pl").stale == 0)
+        #expect(try await status(sandbox, "fr").stale == 1, "confirming Polish leaves French alone")
     }
 
-    @Test func statusCountsMissingAndExtraSegmentsAndCopiesOfTheSource() throws {
-        let sandbox = try sandbox()
+    @Test func statusCountsMissingAndExtraSegmentsAndCopiesOfTheSource() async throws {
+        let sandbox = try await sandbox()
         // A new source paragraph: missing in every translation.
         try sandbox.edit(
             "de.xml", replacing: "<p>Jetzt lauter.</p>", with: "<p>Jetzt lauter.</p>\n    <p>Noch lauter.</p>")
         // A paragraph only the Polish file has: extra.
         try sandbox.edit("pl.xml", replacing: "<p src-hash", with: "<p>Dodatek.</p>\n    <p src-hash")
-        let polish = try status(sandbox, "pl")
+        let polish = try await status(sandbox, "pl")
         #expect(polish.missing == 1 && polish.extra == 1 && polish.stale == 0)
         #expect(polish.total == 10 && polish.translated == 9)
         #expect(abs(polish.percent - 90) < 0.001)
@@ -82,12 +82,32 @@ struct TranslationTests {
         try FileManager.default.copyItem(atPath: sandbox.path("de.xml"), toPath: sandbox.path("cs.xml"))
         try sandbox.edit("cs.xml", replacing: "xml:lang=\"de\"", with: "xml:lang=\"cs\"")
         let czech = try #require(
-            TranslationWorkflow(content: sandbox.content.path).status(extra: ["cs"])[0].statuses["cs"])
+            try await TranslationWorkflow(content: sandbox.content.path).status(extra: ["cs"])[0].statuses["cs"])
         #expect(czech.missing == czech.total && czech.total == 10)
     }
 
-    @Test func exportThenImportWithoutChangesLeavesEveryFileByteForByte() throws {
-        let sandbox = try sandbox()
+    @Test func theToolsSeeTheTutorialsAsTheBuildDoes() async throws {
+        let sandbox = try await sandbox()
+        // Code in a translation that is not the source's: the build's check refuses it, and so do the tools.
+        try sandbox.edit("pl.xml", replacing: "public var name: String", with: "public let name: String")
+        var build = BuildOptions()
+        (build.content, build.templates, build.output, build.verify) = (
+            sandbox.content.path, templatesFolder, sandbox.output.path, false
+        )
+        let expected = try #require(
+            await #expect(throws: DiagnosticError.self) { try await Pipeline(options: build).build() })
+        let desk = TranslationWorkflow(content: sandbox.content.path)
+        let fromStatus = try #require(await #expect(throws: DiagnosticError.self) { try await desk.status() })
+        let fromExport = try #require(
+            await #expect(throws: DiagnosticError.self) { try await desk.export(language: "fr") })
+        #expect(fromStatus.first.location?.file == sandbox.path("pl.xml"))
+        #expect(fromStatus.first.location?.line == (try sandbox.line(of: "public let name", in: "pl.xml")))
+        #expect(fromStatus.first.message == expected.first.message)
+        #expect(fromExport.first.message == expected.first.message)
+    }
+
+    @Test func exportThenImportWithoutChangesLeavesEveryFileByteForByte() async throws {
+        let sandbox = try await sandbox()
         // The repository's own tutorials, too: real files with all their formatting.
         let repository = URL(fileURLWithPath: templatesFolder).deletingLastPathComponent()
         try FileManager.default.copyItem(
@@ -95,12 +115,12 @@ struct TranslationTests {
             to: sandbox.content.appendingPathComponent("bindings"))
         let desk = TranslationWorkflow(content: sandbox.content.path)
         let before = try snapshot(sandbox.content)
-        #expect(try desk.export(language: "de").isEmpty, "both tutorials are written in German")
+        #expect(try await desk.export(language: "de").isEmpty, "both tutorials are written in German")
         for language in ["fr", "pl"] {
-            for (tutorial, xliff) in try desk.export(language: language) {
+            for (tutorial, xliff) in try await desk.export(language: language) {
                 let file = sandbox.root.appendingPathComponent("\(tutorial).\(language).xlf").path
                 try xliff.write(toFile: file, atomically: true, encoding: .utf8)
-                let result = try desk.importXLIFF(file)
+                let result = try await desk.importXLIFF(file)
                 #expect(result.changed == 0 && result.confirmed == 0)
             }
         }
@@ -108,22 +128,22 @@ struct TranslationTests {
     }
 
     @Test func aGermanEditReachesThePolishPageAndListingThroughXLIFFWhileTheCodeStaysVerified() async throws {
-        let sandbox = try sandbox()
+        let sandbox = try await sandbox()
         try sandbox.edit("de.xml", replacing: "Ein <em>Greeter</em> grüßt.", with: "Ein <em>Greeter</em> grüßt jeden.")
         try sandbox.edit(
             "de.xml", replacing: "// Gruß zusammensetzen", with: "// den Gruß aus Wort und Name zusammensetzen")
-        #expect(try status(sandbox, "pl").stale == 2)
+        #expect(try await status(sandbox, "pl").stale == 2)
         let desk = TranslationWorkflow(content: sandbox.content.path)
-        var xliff = try #require(try desk.export(language: "pl", tutorials: ["greeting"]).first?.xliff)
+        var xliff = try #require(try await desk.export(language: "pl", tutorials: ["greeting"]).first?.xliff)
         // The translator's CAT tool: new targets for the two stale units, marked translated.
         xliff = try translate(xliff, unit: "hello.1", from: "pozdrawia.", to: "pozdrawia każdego.")
         xliff = try translate(
             xliff, unit: "hello.greeter", from: "złożyć powitanie", to: "złożyć powitanie ze słowa i imienia")
         let file = sandbox.root.appendingPathComponent("greeting.pl.xlf").path
         try xliff.write(toFile: file, atomically: true, encoding: .utf8)
-        let result = try desk.importXLIFF(file)
+        let result = try await desk.importXLIFF(file)
         #expect(result.changed == 2 && result.confirmed == 2)
-        #expect(try status(sandbox, "pl").stale == 0)
+        #expect(try await status(sandbox, "pl").stale == 0)
         let polish = try String(contentsOfFile: sandbox.path("pl.xml"), encoding: .utf8)
         #expect(polish.contains("<em>Greeter</em> pozdrawia każdego.</p>"))
         #expect(polish.contains(#""\(word), \(name)!"  // złożyć powitanie ze słowa i imienia"#))
@@ -143,7 +163,7 @@ struct TranslationTests {
     }
 
     @Test func aStaleSegmentIsMarkedOnThePageInItsLanguage() async throws {
-        let sandbox = try sandbox()
+        let sandbox = try await sandbox()
         try sandbox.edit("de.xml", replacing: "Ein <em>Greeter</em> grüßt.", with: "Ein <em>Greeter</em> grüßt leise.")
         var options = BuildOptions()
         options.content = sandbox.content.path
@@ -163,10 +183,10 @@ struct TranslationTests {
 
     // MARK: XML's own attributes, as CAT tools write them
 
-    @Test func xmlSpaceAndXMLLangWhereCATToolsWriteThemAreAcceptedAndHonoured() throws {
-        let sandbox = try sandbox()
+    @Test func xmlSpaceAndXMLLangWhereCATToolsWriteThemAreAcceptedAndHonoured() async throws {
+        let sandbox = try await sandbox()
         let desk = TranslationWorkflow(content: sandbox.content.path)
-        var xliff = try #require(try desk.export(language: "pl", tutorials: ["greeting"]).first?.xliff)
+        var xliff = try #require(try await desk.export(language: "pl", tutorials: ["greeting"]).first?.xliff)
         #expect(
             xliff.contains("<unit id=\"hello.greeter\" type=\"stepwise:listing\" xml:space=\"preserve\">"),
             "a listing's spaces are the program's, and the export says so")
@@ -193,7 +213,7 @@ struct TranslationTests {
         let file = sandbox.root.appendingPathComponent("greeting.pl.xlf").path
         try xliff.write(toFile: file, atomically: true, encoding: .utf8)
 
-        let result = try desk.importXLIFF(file)
+        let result = try await desk.importXLIFF(file)
         #expect(result.changed == 2)
         let polish = try String(contentsOfFile: sandbox.path("pl.xml"), encoding: .utf8)
         #expect(polish.contains("<em>Greeter</em> pozdrawia każdego.</p>"))
@@ -222,15 +242,15 @@ struct TranslationTests {
     ])
     func whatTheXLIFFCoreSchemaRefusesIsStillRefusedWithItsLine(
         _ case: (name: String, old: String, new: String, message: String)
-    ) throws {
-        let sandbox = try sandbox()
+    ) async throws {
+        let sandbox = try await sandbox()
         let desk = TranslationWorkflow(content: sandbox.content.path)
-        let xliff = try #require(try desk.export(language: "pl").first?.xliff)
+        let xliff = try #require(try await desk.export(language: "pl").first?.xliff)
         let broken = try edit(xliff, unit: "intro.1", `case`.old, `case`.new)
         let file = sandbox.root.appendingPathComponent("bad.xlf").path
         try broken.write(toFile: file, atomically: true, encoding: .utf8)
         let before = try snapshot(sandbox.content)
-        let error = try #require(throws: DiagnosticError.self) { try desk.importXLIFF(file) }
+        let error = try await #require(throws: DiagnosticError.self) { try await desk.importXLIFF(file) }
         #expect(error.first.message.contains(`case`.message), "\(`case`.name): \(error.first.message)")
         let line = try #require(broken.components(separatedBy: "\n").firstIndex { $0.contains(`case`.new) }) + 1
         #expect(error.first.location?.file == file && error.first.location?.line == line, "\(`case`.name)")
@@ -260,16 +280,16 @@ struct TranslationTests {
     ])
     func badXLIFFIsRefusedNamingTheProblemAndWritesNothing(
         _ case: (name: String, old: String, new: String, message: String)
-    ) throws {
-        let sandbox = try sandbox()
+    ) async throws {
+        let sandbox = try await sandbox()
         let desk = TranslationWorkflow(content: sandbox.content.path)
-        let xliff = try #require(try desk.export(language: "pl").first?.xliff)
+        let xliff = try #require(try await desk.export(language: "pl").first?.xliff)
         let broken = xliff.replacingOccurrences(of: `case`.old, with: `case`.new)
         #expect(broken != xliff, "the test changes the file (\(`case`.name))")
         let file = sandbox.root.appendingPathComponent("bad.xlf").path
         try broken.write(toFile: file, atomically: true, encoding: .utf8)
         let before = try snapshot(sandbox.content)
-        let error = try #require(throws: DiagnosticError.self) { try desk.importXLIFF(file) }
+        let error = try await #require(throws: DiagnosticError.self) { try await desk.importXLIFF(file) }
         #expect(error.first.message.contains(`case`.message), "\(`case`.name): \(error.first.message)")
         #expect(error.first.location?.file == file && (error.first.location?.line ?? 0) > 0)
         #expect(try snapshot(sandbox.content) == before, "nothing written")
