@@ -24,9 +24,9 @@ enum HTML {
     /// Inline text as HTML, the prose's spaces set by the language's `typography` (code,
     /// terms and URLs are left as written).
     static func inlines(_ inlines: [Inline], typography: Typography) -> String {
-        inlines.markup(
+        typography.apply(to: inlines).markup(
             InlineMarkupStyle(
-                text: { escape(typography.apply($0)) }, code: { "<code>\(escape($0))</code>" },
+                text: { escape($0) }, code: { "<code>\(escape($0))</code>" },
                 term: { "<span class=\"term\" translate=\"no\">\(escape($0))</span>" },
                 open: { inline in
                     switch inline {
@@ -62,7 +62,7 @@ enum HTML {
             enter: { node in
                 switch node {
                 case .block(.paragraph(let inlines, let its)): html += element("p", inlines, its)
-                case .block(.heading(let inlines, let its)): html += element("h3", inlines, its)
+                case .block(.heading(let inlines, let its)): html += element("h2", inlines, its)
                 case .item(let item, _, _): html += element("li", item.inlines, item.translation)
                 case .block(.list(let ordered, _, let its)):
                     html += "<\(ordered ? "ol" : "ul")\(attributes(its))>"

@@ -57,13 +57,13 @@ struct SearchIndex: Encodable {
         var text = ""
         var visit = DocumentVisit(enter: { node in
             switch node {
-            case .inline(.text(let words)): text += typography.apply(words)
+            case .inline(.text(let words)): text += words
             case .inline(.code(let code)), .inline(.term(let code)): text += code
             default: break
             }
             return true
         })
-        visit.walk(inlines)
+        visit.walk(typography.apply(to: inlines))
         return text
     }
 }

@@ -87,13 +87,12 @@ public struct TerminalRenderer: Sendable {
     /// Inline text on one line (`wrap` breaks it), the prose's spaces set by the language's
     /// typography, so that a one-letter Polish word or a French colon stays with its neighbour.
     private func text(_ inlines: [Inline]) -> String {
-        let typography = Typography(language: strings.language)
         // The text of the markup being rendered, innermost last.
         var parts = [""]
         var visit = DocumentVisit(
             enter: { node in
                 switch node {
-                case .inline(.text(let text)): parts[parts.count - 1] += typography.apply(text)
+                case .inline(.text(let text)): parts[parts.count - 1] += text
                 case .inline(.term(let text)): parts[parts.count - 1] += text
                 case .inline(.code(let code)): parts[parts.count - 1] += style(code, "36")
                 case .inline(.emphasis), .inline(.strong), .inline(.link): parts.append("")
@@ -111,7 +110,7 @@ public struct TerminalRenderer: Sendable {
                 }
                 parts[parts.count - 1] += inner
             })
-        visit.walk(inlines)
+        visit.walk(Typography(language: strings.language).apply(to: inlines))
         return parts[0]
     }
 

@@ -1,3 +1,5 @@
+import StepwiseModel
+
 /// Each language's typographic rules for prose, applied by the renderers so that authors and
 /// translators type plain spaces. Never applied to code, inline code, URLs or terms
 /// (`its:translate="no"`).
@@ -51,15 +53,76 @@ public struct Typography: Sendable {
     /// `text`, prose of this language, with the plain spaces the rules name replaced.
     public func apply(_ text: String) -> String {
         guard !rules.isEmpty, text.unicodeScalars.contains(" ") else { return text }
-        let scalars = Array(text.unicodeScalars)
         var result = String.UnicodeScalarView()
-        for (index, scalar) in scalars.enumerated() {
-            if scalar == " ", let rule = rules.first(where: { $0.matches(scalars, index) }) {
-                result.append(rule.replacement)
-            } else {
-                result.append(scalar)
+        result.append(contentsOf: apply(Array(text.unicodeScalars)))
+        return String(result)
+    }
+
+    /// `inlines`, prose of this language, with the plain spaces the rules name replaced in
+    /// their text. Each text is seen with its neighbours across emphasis, strong text and
+    /// links, so that in "zadań <em>i</em> zapamiętuje" the "i" keeps the next word; code and
+    /// terms are left as written and stand between their neighbours as a word of their own
+    /// that no rule names.
+    public func apply(to inlines: [Inline]) -> [Inline] {
+        guard !rules.isEmpty else { return inlines }
+        // The prose as one line of scalars, code and terms one opaque scalar each.
+        var line: [Unicode.Scalar] = []
+        var flatten = DocumentVisit(enter: { node in
+            switch node {
+            case .inline(.text(let text)): line += text.unicodeScalars
+            case .inline(.code), .inline(.term): line.append(Self.opaque)
+            default: break
+            }
+            return true
+        })
+        flatten.walk(inlines)
+        let set = apply(line)
+        // The same tree again, each text taken from its place in the set line.
+        var offset = 0
+        var levels: [[Inline]] = [[]]
+        var rebuild = DocumentVisit(
+            enter: { node in
+                guard case .inline(let inline) = node else { return true }
+                switch inline {
+                case .text(let text):
+                    let count = text.unicodeScalars.count
+                    var scalars = String.UnicodeScalarView()
+                    scalars.append(contentsOf: set[offset..<offset + count])
+                    offset += count
+                    levels[levels.count - 1].append(.text(String(scalars)))
+                case .code, .term:
+                    offset += 1
+                    levels[levels.count - 1].append(inline)
+                case .emphasis, .strong, .link: levels.append([])
+                }
+                return true
+            },
+            leave: { node in
+                switch node {
+                case .inline(.emphasis): levels.append([.emphasis(levels.removeLast())])
+                case .inline(.strong): levels.append([.strong(levels.removeLast())])
+                case .inline(.link(let href, _)): levels.append([.link(href: href, levels.removeLast())])
+                default: return
+                }
+                let wrapped = levels.removeLast()
+                levels[levels.count - 1] += wrapped
+            })
+        rebuild.walk(inlines)
+        return levels[0]
+    }
+
+    /// What stands for code or a term in the line the rules read: not a space, a letter or a
+    /// mark any rule names.
+    private static let opaque: Unicode.Scalar = "\u{FFFC}"
+
+    /// `scalars` with the plain spaces the rules name replaced.
+    private func apply(_ scalars: [Unicode.Scalar]) -> [Unicode.Scalar] {
+        var result = scalars
+        for (index, scalar) in scalars.enumerated() where scalar == " " {
+            if let rule = rules.first(where: { $0.matches(scalars, index) }) {
+                result[index] = rule.replacement
             }
         }
-        return String(result)
+        return result
     }
 }

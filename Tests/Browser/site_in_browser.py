@@ -3,15 +3,16 @@
 
 Reads Output/site (run `swift run build-docs` first) and checks, in every language:
 
-- axe-core finds no violation of impact serious or critical on any page, in the light theme
-  and in the dark one (prefers-color-scheme);
+- axe-core finds no violation of impact serious or critical, and no heading that skips a
+  level, on any page, in the light theme and in the dark one (prefers-color-scheme);
 - every link and every hreflang alternate leads to a page that exists, the language
   switcher lands on the same step, and no page loads anything from another site;
 - search finds a known word of each language typed without its diacritics;
 - each copy button copies exactly the code its listing shows: the listing's code in
   Content/, without hidden lines and region markers;
 - the typography: no plain space before : ; ? ! » or after « in French prose, no
-  one-letter word followed by a plain space in Polish prose;
+  one-letter word followed by a plain space in Polish prose, read across the inline
+  elements of a paragraph (code and terms count as a word of their own);
 - the changed-line marks: the unmarked lines of a whole-file listing are, in order, lines
   of the file as the earlier pages left it, and there are as few marked lines as any diff
   allows (the file's length minus the longest common subsequence);
@@ -46,14 +47,17 @@ SEARCHES = {  # a query typed without diacritics, and the word it must find
 # Text nodes of prose: not code, not terms kept as written, not form fields or scripts.
 PROSE_TEXT = """
 const skip = "code, pre, samp, kbd, script, style, [translate='no'], .term, input, textarea";
+const blocks = "p, li, h1, h2, h3, h4, h5, h6, figcaption, caption, td, th, dt, dd, summary, button, label, a, div, aside, nav, header, footer, main, section, article, body";
 const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-const texts = [];
+const texts = new Map();
 while (walker.nextNode()) {
   const node = walker.currentNode;
-  if (node.parentElement.closest(skip)) continue;
-  texts.push(node.textContent);
+  // A block's text read across its inline elements; code and terms stand in as U+FFFC.
+  const block = node.parentElement.closest(blocks);
+  const text = node.parentElement.closest(skip) ? "\\ufffc" : node.textContent;
+  texts.set(block, (texts.get(block) || "") + text);
 }
-return texts;
+return [...texts.values()];
 """
 
 FRENCH = re.compile(r" [:;?!»]|« ")
@@ -100,14 +104,14 @@ class Run:
                 axe.inject()
                 results = axe.run()
                 for violation in results["violations"]:
-                    if violation["impact"] in ("serious", "critical"):
+                    if violation["impact"] in ("serious", "critical") or violation["id"] == "heading-order":
                         found += 1
                         targets = ", ".join(str(node["target"]) for node in violation["nodes"][:3])
                         self.fail(
                             f"axe ({scheme}): {page.relative_to(self.site)}: {violation['id']} "
                             f"({violation['impact']}, {len(violation['nodes'])} elements: {targets})"
                         )
-            print(f"  axe-core, {scheme} theme: {len(pages)} pages, {found} serious or critical violations")
+            print(f"  axe-core, {scheme} theme: {len(pages)} pages, {found} serious, critical or heading-order violations")
         self.theme("light")
 
     def links(self, pages: list[Path], languages: list[str]):

@@ -30,6 +30,26 @@ struct TypographyTests {
         #expect(polish.apply("klasa ma pole") == "klasa ma pole", "only words of one letter")
     }
 
+    @Test func theRulesReadAcrossInlineMarkupButCodeIsAWordOfItsOwn() {
+        let polish = Typography(language: "pl")
+        #expect(
+            polish.apply(to: [
+                .text("listę zadań "), .emphasis([.text("i")]), .text(" zapamiętuje "), .code("w"), .text(" kodzie"),
+            ])
+                == [
+                    .text("listę zadań "), .emphasis([.text("i")]), .text("\(noBreak)zapamiętuje "), .code("w"),
+                    .text(" kodzie"),
+                ])
+        let french = Typography(language: "fr")
+        #expect(
+            french.apply(to: [.text("Pourquoi "), .strong([.text("?")]), .link(href: "a ?b", [.text("ici !")])])
+                == [.text("Pourquoi\(narrow)"), .strong([.text("?")]), .link(href: "a ?b", [.text("ici\(narrow)!")])])
+        #expect(
+            Typography(language: "de").apply(to: [.text("a "), .emphasis([.text(":")])]) == [
+                .text("a "), .emphasis([.text(":")]),
+            ])
+    }
+
     @Test func germanAndUnknownLanguagesAreLeftAsWritten() {
         #expect(Typography(language: "de").apply("Warum ? Darum : so") == "Warum ? Darum : so")
         #expect(Typography(language: "cs").apply("a v z") == "a v z")
