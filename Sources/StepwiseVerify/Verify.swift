@@ -86,7 +86,8 @@ public struct Verify: Sendable {
             for (index, name) in unreached.enumerated() {
                 progress("building the other steps one by one (\(index + 1)/\(unreached.count))")
                 let single = try await ProcessRunner.run(
-                    swift, ["build", "--package-path", directory, "--target", name + "Tests"], timeout: .seconds(3600))
+                    swift, ["build", "--package-path", directory, "--target", PackageLayout.testTarget(of: name)],
+                    timeout: .seconds(3600))
                 general += record(CompilerOutput.errors(in: single.output), mapper: mapper, into: &results)
             }
             for target in pending { results[target.name]!.compiled = results[target.name]!.diagnostics.isEmpty }
@@ -136,7 +137,7 @@ public struct Verify: Sendable {
         var runs: [String: Int] = [:]
         var crashed: Set<String> = []
         var general: [Diagnostic] = []
-        let selection = "^(\(targets.map(\.name).joined(separator: "|")))Tests[./]"
+        let selection = Self.testSelection(targets.map(\.name))
         for run in 1...repetitions {
             progress(
                 "running the tests of \(targets.count) step targets"
@@ -213,7 +214,7 @@ public struct Verify: Sendable {
                 "test", "--package-path", directory, "--skip-build", "--disable-xctest",
                 "--experimental-event-stream-output", eventFile.path, "--filter", selection,
             ]
-            if !skipping.isEmpty { arguments += ["--skip", "^(\(skipping.sorted().joined(separator: "|")))Tests[./]"] }
+            if !skipping.isEmpty { arguments += ["--skip", Self.testSelection(skipping.sorted())] }
             let run = try await ProcessRunner.run(swift, arguments, timeout: testTimeout)
             let events = TestEvents(jsonLines: (try? String(contentsOf: eventFile, encoding: .utf8)) ?? "")
             for test in events.tests where test.ended && !test.skipped {
@@ -296,6 +297,12 @@ public struct Verify: Sendable {
             }
         }
         return general
+    }
+
+    /// The `swift test --filter`/`--skip` pattern that matches the tests of `targets` (library
+    /// names) and nothing else.
+    private static func testSelection(_ targets: [String]) -> String {
+        "^(\(targets.map(PackageLayout.testTarget(of:)).joined(separator: "|")))[./]"
     }
 
     private func lastLines(of output: String) -> String? {

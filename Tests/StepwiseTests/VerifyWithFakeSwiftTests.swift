@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import Stepwise
 @testable import StepwiseCheck
 @testable import StepwiseModel
 @testable import StepwiseParse
@@ -130,7 +131,7 @@ struct VerifyWithFakeSwiftTests {
         }
         let tests = try calls(sandbox).filter { $0.hasPrefix("test ") }
         #expect(tests.count == 2, "one run, then one rerun")
-        #expect(tests.last?.contains("--skip ^(GreetingStep02)Tests[./]") == true)
+        #expect(tests.last?.contains("--skip ^(GreetingStep02Tests)[./]") == true)
     }
 
     @Test func aHangingTestFailsItsStepWithinTheTimeLimitAndTheOthersStillRun() async throws {
@@ -188,5 +189,35 @@ struct VerifyWithFakeSwiftTests {
         #expect(problem.location?.line == (try sandbox.line(of: "BONJOUR, ADA!", in: "fr.xml")))
         #expect(problem.message.contains("'BONJOUR, BOB!'"))
         #expect(verification.targets["GreetingStep02"]?.status == .verified, "German still prints what its page says")
+    }
+
+    @Test func aMismatchedOutputFailsTheBuildInTheReportAndOnThePreviewPage() async throws {
+        let (sandbox, _, _, _) = try await setUp(Script(outputs: ["2 fr": "BONJOUR, BOB!"]))
+        var options = BuildOptions()
+        (options.content, options.templates, options.output) = (
+            sandbox.content.path, templatesFolder, sandbox.output.path
+        )
+        options.swift = sandbox.root.appendingPathComponent("swift").path
+        options.testTimeout = .seconds(20)
+        let outcome = try await Pipeline(options: options).build()
+        #expect(!outcome.nothingFailed)
+        #expect(outcome.preview == sandbox.output.path + "/preview")
+
+        let report = try JSONDecoder().decode(
+            ReportDocument.self, from: Data(contentsOf: sandbox.output.appendingPathComponent("report.json")))
+        #expect(!report.succeeded)
+        let languages = report.tutorials[0].languages
+        let french = try #require(languages.first { $0.language == "fr" }).steps[1]
+        #expect(french.output == "mismatched")
+        #expect(french.status == "failed")
+        let german = try #require(languages.first { $0.language == "de" }).steps[1]
+        #expect(german.output == "matched" && german.status == "verified")
+
+        let line = try sandbox.line(of: "BONJOUR, ADA!", in: "fr.xml")
+        let page = try String(
+            contentsOfFile: sandbox.output.path + "/preview/fr/greeting/02-shout.html", encoding: .utf8)
+        #expect(page.contains("fr.xml:\(line):"), "the page shows the mismatch at the output's line")
+        #expect(page.contains("BONJOUR, BOB!"))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.output.path + "/site"), "no site from a failed build")
     }
 }
