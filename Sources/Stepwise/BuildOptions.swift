@@ -34,10 +34,10 @@ public struct BuildOptions: Sendable {
         public static let report = "report.json"
         /// The pages of a build whose verification failed.
         public static let preview = "preview"
-        /// What later runs can reuse (verified step targets, parsed listings).
-        public static let cache = ".cache"
         /// What swift-syntax derived from each distinct listing.
         public static let parseMemo = ".cache/listings.json"
+        /// Verified step targets from earlier runs, one JSON file per entry.
+        public static let verificationCache = ".cache/verification"
     }
 
     /// `Output/Codebase`.
@@ -48,8 +48,6 @@ public struct BuildOptions: Sendable {
     public var report: String { output + "/" + Inside.report }
     /// `Output/preview`: the pages of a build whose verification failed.
     public var preview: String { output + "/" + Inside.preview }
-    /// `Output/.cache`: what later runs can reuse (verified step targets, parsed listings).
-    public var cache: String { output + "/" + Inside.cache }
     /// `Output/.cache/listings.json`: what swift-syntax derived from each distinct listing.
     public var parseMemo: String { output + "/" + Inside.parseMemo }
 }

@@ -88,7 +88,8 @@ public struct Pipeline: Sendable {
                 Verify(
                     directory: options.codebase, swift: options.swift, testTimeout: options.testTimeout,
                     repetitions: options.repetitions,
-                    cache: VerificationCache(folder: options.cache + "/verification"), reusesCache: !options.force,
+                    cache: VerificationCache(in: options.destination, folder: BuildOptions.Inside.verificationCache),
+                    reusesCache: !options.force,
                     progress: { progress.stageDetail($0) }),
                 (codebase, tutorials.map(\.checked)), &timings)
         }

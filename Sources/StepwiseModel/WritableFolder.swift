@@ -23,6 +23,7 @@ public protocol FileDestination: Sendable {
     var root: String { get }
 
     /// Makes every change, or none: when one cannot be made, the ones already made are undone.
+    /// A removal also removes the folders it leaves empty, up to the root.
     func commit(_ changes: [FileChange]) throws(DiagnosticError)
 
     /// Replaces the folder at `path` with exactly `files` (paths relative to that folder),
@@ -84,6 +85,19 @@ public struct WritableFolder: FileDestination {
                 .error("cannot write in \(root): \(error.localizedDescription); nothing was changed", at: nil))
         }
         for (_, backup) in moved { if let backup { try? manager.removeItem(at: backup) } }
+        for (change, target) in targets where change.contents == nil { removeEmptyFolders(above: target) }
+    }
+
+    /// Removes the folders above `file` that are empty, up to the root.
+    private func removeEmptyFolders(above file: URL) {
+        let base = URL(fileURLWithPath: root).standardizedFileURL.path
+        var folder = file.deletingLastPathComponent()
+        while folder.path.hasPrefix(base + "/"),
+            (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true
+        {
+            try? FileManager.default.removeItem(at: folder)
+            folder.deleteLastPathComponent()
+        }
     }
 
     public func replaceFolder(_ path: String, with files: [FileChange]) throws(DiagnosticError) {

@@ -70,7 +70,6 @@ public struct CodebaseWriter: Sendable {
             codebase.files.filter { changed.contains($0.path) }.map {
                 FileChange(path: $0.path, contents: Data($0.contents.utf8))
             } + drift.orphaned.map { FileChange(path: $0, contents: nil) })
-        for path in drift.orphaned { removeEmptyFolders(above: path) }
         return drift
     }
 
@@ -96,17 +95,6 @@ public struct CodebaseWriter: Sendable {
     private func isGenerated(_ path: String) -> Bool {
         guard let text = try? String(contentsOfFile: url(path).path, encoding: .utf8) else { return false }
         return PackageLayout.isGenerated(text)
-    }
-
-    /// Removes the folders above a removed file that it left empty, up to the package's.
-    private func removeEmptyFolders(above path: String) {
-        var folder = url(path).deletingLastPathComponent()
-        while folder.path.count > URL(fileURLWithPath: directory).path.count,
-            (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true
-        {
-            try? FileManager.default.removeItem(at: folder)
-            folder.deleteLastPathComponent()
-        }
     }
 
     private func url(_ path: String) -> URL { URL(fileURLWithPath: directory).appendingPathComponent(path) }

@@ -21,17 +21,21 @@ public struct VerificationCache: Sendable {
         public var outputs: [String: String]
     }
 
-    /// The folder (`Output/.cache/verification`).
+    /// Where entries are written (`Output/`): every write goes through it.
+    public let destination: any FileDestination
+    /// The folder inside `destination` (`.cache/verification`).
     public let folder: String
 
-    /// A cache kept in `folder`.
-    public init(folder: String) {
+    /// A cache kept in `folder` inside `destination`.
+    public init(in destination: any FileDestination, folder: String) {
+        self.destination = destination
         self.folder = folder
     }
 
     /// The entry stored under `key`, when there is one whose tests ran at least `runs` times.
     public func entry(_ key: String, runs: Int) -> Entry? {
-        guard let data = FileManager.default.contents(atPath: path(key)),
+        let path = (destination.root as NSString).appendingPathComponent(self.path(key))
+        guard let data = FileManager.default.contents(atPath: path),
             let entry = try? JSONDecoder().decode(Entry.self, from: data), entry.key == key, entry.runs >= runs
         else { return nil }
         return entry
@@ -39,11 +43,10 @@ public struct VerificationCache: Sendable {
 
     /// Stores `entry` under its key.
     public func store(_ entry: Entry) throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(entry).write(to: URL(fileURLWithPath: path(entry.key)), options: .atomic)
+        try destination.commit([FileChange(path: path(entry.key), contents: try encoder.encode(entry))])
     }
 
-    private func path(_ key: String) -> String { (folder as NSString).appendingPathComponent("\(key).json") }
+    private func path(_ key: String) -> String { folder + "/" + key + ".json" }
 }

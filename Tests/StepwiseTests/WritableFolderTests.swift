@@ -33,6 +33,21 @@ struct WritableFolderTests {
         #expect(!FileManager.default.fileExists(atPath: "/tmp/stepwise-absolute.txt"))
     }
 
+    @Test func aRemovalTakesTheFoldersItLeavesEmptyButNeverTheRoot() throws {
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = WritableFolder(root: root.path)
+        try folder.commit([
+            FileChange(path: "Sources/Old/A.swift", contents: Data("a".utf8)),
+            FileChange(path: "Sources/Kept.swift", contents: Data("k".utf8)),
+        ])
+        try folder.commit([FileChange(path: "Sources/Old/A.swift", contents: nil)])
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("Sources/Old").path))
+        #expect(text("Sources/Kept.swift") == "k", "a folder that still holds a file stays")
+        try folder.commit([FileChange(path: "Sources/Kept.swift", contents: nil)])
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("Sources").path))
+        #expect(FileManager.default.fileExists(atPath: root.path), "the root stays")
+    }
+
     @Test(arguments: [0, 1, 2])
     func aChangeThatCannotBeMadeUndoesTheOthers(failingSwap: Int) throws {
         var folder = WritableFolder(root: root.path)
