@@ -109,6 +109,15 @@ public struct ContentLoader: Sendable {
             file: file, contents: Data(contents.utf8), language: language, manifest: manifest)
     }
 
+    /// The `language` document of the tutorial with `manifest` from its file, read the way the
+    /// build reads the manifest's own languages (a link out of `Content/` is refused), or nil
+    /// when there is no such file: a language no manifest names yet.
+    public func document(language: String, of manifest: Manifest) throws(DiagnosticError) -> TutorialDocument? {
+        let file = documentPath(tutorial: manifest.id, language: language)
+        guard FileManager.default.fileExists(atPath: file) else { return nil }
+        return try DocumentReader(schema: Self.tutorialSchema).read(file: file, language: language, manifest: manifest)
+    }
+
     /// The path of `<language>.xml` of tutorial `id`.
     public func documentPath(tutorial id: String, language: String) -> String { path(id, "\(language).xml") }
 

@@ -55,14 +55,9 @@ public struct TranslationWorkflow: Sendable {
             let extra = extra.filter { !tutorial.manifest.languages.contains($0) }
             lazy var source = DocumentSegments(tutorial.source)
             for language in extra {
-                let file = loader.documentPath(tutorial: tutorial.id, language: language)
-                let document =
-                    try FileManager.default.fileExists(atPath: file)
-                    ? ContentLoader.document(
-                        try String(contentsOfFile: file, encoding: .utf8), file: file, language: language,
-                        manifest: tutorial.manifest) : nil
                 statuses[language] = TranslationAudit.status(
-                    of: document, language: language, file: file, in: tutorial, source: source)
+                    of: try loader.document(language: language, of: tutorial.manifest), language: language,
+                    file: loader.documentPath(tutorial: tutorial.id, language: language), in: tutorial, source: source)
                 languages.append(language)
             }
             return TutorialStatus(tutorial: tutorial, statuses: statuses, languages: languages)
@@ -105,13 +100,8 @@ public struct TranslationWorkflow: Sendable {
                         "'\(language)' is the source language of \(tutorial.id); export a translation",
                         at: SourceLocation(file: tutorial.manifest.file, line: 1)))
             }
-            var document = tutorial.documents[language]
-            let file = loader.documentPath(tutorial: tutorial.id, language: language)
-            if document == nil, FileManager.default.fileExists(atPath: file) {
-                document = try ContentLoader.document(
-                    try String(contentsOfFile: file, encoding: .utf8), file: file, language: language,
-                    manifest: tutorial.manifest)
-            }
+            let document =
+                try tutorial.documents[language] ?? loader.document(language: language, of: tutorial.manifest)
             return (tutorial.id, XLIFFExport.document(of: tutorial, language: language, translation: document))
         }
     }

@@ -26,6 +26,18 @@ struct InputHardeningTests {
         #expect(error.first.message.contains("DOCTYPE declaration is not allowed"))
     }
 
+    @Test func anEntityReferenceWithoutADoctypeIsRefusedAtItsLine() throws {
+        let sandbox = try Sandbox()
+        try sandbox.edit("de.xml", replacing: "<p>Jetzt lauter.</p>", with: "<p>Jetzt &y; lauter.</p>")
+        let error = try #require(throws: DiagnosticError.self) {
+            try ContentLoader(contentDirectory: sandbox.content.path).load()
+        }
+        #expect(error.diagnostics.count == 1)
+        #expect(error.first.location?.file == sandbox.path("de.xml"))
+        #expect(error.first.location?.line == (try sandbox.line(of: "&y;", in: "de.xml")))
+        #expect(error.first.message.contains("'y'"), "\(error.first.message)")
+    }
+
     @Test func aDoctypeInAManifestIsRefusedToo() throws {
         let sandbox = try Sandbox()
         try sandbox.edit(

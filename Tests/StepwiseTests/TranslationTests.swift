@@ -86,6 +86,29 @@ struct TranslationTests {
         #expect(czech.missing == czech.total && czech.total == 10)
     }
 
+    @Test func aNewLanguageLinkedOutsideContentIsRefusedByTheTools() async throws {
+        let sandbox = try await sandbox()
+        // A language no manifest names yet, whose file is a link to one outside Content/.
+        let outside = sandbox.root.appendingPathComponent("cs.xml")
+        let czech = try String(contentsOfFile: sandbox.path("de.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "xml:lang=\"de\"", with: "xml:lang=\"cs\"")
+        try czech.write(to: outside, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: sandbox.path("cs.xml"), withDestinationPath: outside.path)
+        let desk = TranslationWorkflow(content: sandbox.content.path)
+        for attempt in ["status", "export"] {
+            let error = try #require(
+                await #expect(throws: DiagnosticError.self, "\(attempt)") {
+                    if attempt == "status" {
+                        _ = try await desk.status(extra: ["cs"])
+                    } else {
+                        _ = try await desk.export(language: "cs")
+                    }
+                })
+            #expect(error.first.location?.file == sandbox.path("cs.xml"), "\(attempt)")
+            #expect(error.first.message.contains("outside the content folder"), "\(attempt)")
+        }
+    }
+
     @Test func theToolsSeeTheTutorialsAsTheBuildDoes() async throws {
         let sandbox = try await sandbox()
         // Code in a translation that is not the source's: the build's check refuses it, and so do the tools.
@@ -277,6 +300,10 @@ struct TranslationTests {
         ("not XLIFF 2.0", "version=\"2.0\"", "version=\"1.2\"", "XLIFF 1.2 is not XLIFF 2.0"),
         ("not XLIFF at all", "urn:oasis:names:tc:xliff:document:2.0", "urn:example:notes", "not an XLIFF 2.0 file"),
         ("invalid XLIFF", "<segment state=\"translated\">", "<segment state=\"done\">", "state"),
+        (
+            "a DOCTYPE with an entity", "<xliff ", "<!DOCTYPE xliff [<!ENTITY y \"mot\">]>\n<xliff ",
+            "DOCTYPE declaration is not allowed"
+        ),
     ])
     func badXLIFFIsRefusedNamingTheProblemAndWritesNothing(
         _ case: (name: String, old: String, new: String, message: String)
