@@ -268,4 +268,34 @@ private final class OnCompile: @unchecked Sendable {
         #expect(try other.get().count == 10_000)
         #expect(try result.get().count == 10_000)
     }
+
+    @Test func aCancelAfterTheLastRowButBeforeFinishStillCancels() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 1_000)
+        let reader = try store.makeReader()
+        let connection = reader.connection
+        let interrupts = Outcome()
+        let completed = Outcome()
+        let handle = FetchHandle(completion: { completed.record($0) }) {
+            interrupts.record(.success([]), ticks: (interrupts.value?.ticks ?? 0) + 1)
+            connection.interrupt()
+        }
+
+        // Wie fetchAsync: Die Abfrage ist durch, die Sperre frei, finish(with:) steht noch aus.
+        let result = Result {
+            try connection.withLock {
+                try handle.run { try connection.fetch(FetchRequest()) }
+            }
+        }
+        #expect(try result.get().count == 1_000)
+        handle.cancel()
+        #expect(!handle.isFinished)
+        handle.finish(with: result)
+
+        #expect(interrupts.value == nil, "the query was over: no interrupt may reach the connection")
+        #expect(throws: CancellationError.self) { try completed.value?.result.get() }
+        await #expect(throws: CancellationError.self) { try await handle.value }
+    }
 }

@@ -192,4 +192,23 @@ private final class Changes: @unchecked Sendable {
         withExtendedLifetime(observation) {}
         #expect(counted.withLock { $0 } == [9, 10])
     }
+
+    @Test func anObserverThatArrivesWhilePopulatingGetsEveryNewRow() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 5)
+        let changes = Changes()
+        var observation: Observation?
+        // Angemeldet mitten im Füllen, vor dem COMMIT: von populate selbst aus, nach der
+        // ersten Meldung über den Fortschritt (auf dem Thread, der füllt).
+        try store.populate(count: 2_000, startingAt: Date(timeIntervalSince1970: 1_800_000_000)) { _ in
+            if observation == nil { observation = store.observe { changes.append($0) } }
+        }
+        withExtendedLifetime(observation) {}
+
+        let stored = try store.fetch(FetchRequest())
+        #expect(stored.count == 2_005)
+        #expect(changes.values == stored.dropFirst(5).map { .inserted($0) })
+    }
 }

@@ -4,7 +4,7 @@ public final class FetchHandle: Sendable {
     public typealias Completion = @Sendable (Result<[Item], any Error>) -> Void
 
     private enum Phase {
-        case waiting, running, finished
+        case waiting, running, finishing, finished
     }
 
     private struct State {
@@ -62,8 +62,9 @@ public final class FetchHandle: Sendable {
             state.phase = .running
             return state.cancelled
         }
-        // Faza kończy się jeszcze pod blokadą: spóźnione cancel() nie trafi następnego.
-        defer { state.withLock { $0.phase = .finished } }
+        // Faza running kończy się jeszcze pod blokadą: spóźnione cancel() nie przerwie następnego,
+        // ale aż do finish(with:) nadal się liczy.
+        defer { state.withLock { $0.phase = .finishing } }
         if cancelled { throw CancellationError() }
         return try body()
     }

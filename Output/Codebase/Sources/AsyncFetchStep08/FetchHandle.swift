@@ -4,7 +4,7 @@ public final class FetchHandle: Sendable {
     public typealias Completion = @Sendable (Result<[Item], any Error>) -> Void
 
     private enum Phase {
-        case waiting, running, finished
+        case waiting, running, finishing, finished
     }
 
     private struct State {
@@ -62,8 +62,9 @@ public final class FetchHandle: Sendable {
             state.phase = .running
             return state.cancelled
         }
-        // Noch unter der Sperre endet die Phase: Ein spätes cancel() trifft nie den Nächsten.
-        defer { state.withLock { $0.phase = .finished } }
+        // Noch unter der Sperre endet die Phase running: Ein spätes cancel() unterbricht nie den Nächsten,
+        // zählt aber noch bis finish(with:).
+        defer { state.withLock { $0.phase = .finishing } }
         if cancelled { throw CancellationError() }
         return try body()
     }

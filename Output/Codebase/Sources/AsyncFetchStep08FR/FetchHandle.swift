@@ -4,7 +4,7 @@ public final class FetchHandle: Sendable {
     public typealias Completion = @Sendable (Result<[Item], any Error>) -> Void
 
     private enum Phase {
-        case waiting, running, finished
+        case waiting, running, finishing, finished
     }
 
     private struct State {
@@ -62,8 +62,9 @@ public final class FetchHandle: Sendable {
             state.phase = .running
             return state.cancelled
         }
-        // La phase se termine encore sous le verrou : un cancel() tardif n’atteint pas le suivant.
-        defer { state.withLock { $0.phase = .finished } }
+        // La phase running s’achève encore sous le verrou : un cancel() tardif n’interrompt jamais le
+        // suivant, mais reste pris en compte jusqu’à finish(with:).
+        defer { state.withLock { $0.phase = .finishing } }
         if cancelled { throw CancellationError() }
         return try body()
     }

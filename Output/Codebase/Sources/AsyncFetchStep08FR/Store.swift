@@ -96,26 +96,19 @@ public final class Store: Sendable {
     ) throws {
         guard count > 0 else { return }
         let interval = max(1, count / 100)
+        let row = { (number: Int) in ("Tâche \(number)", start.timeIntervalSince1970 + Double(number)) }
         try connection.withLock {
-            let observed = !observers.withLock { $0.isEmpty }
-            var inserted: [ItemChange] = []
+            var firstID: Int64 = 0
             try connection.execute("BEGIN IMMEDIATE")
             do {
                 let insert = try connection.prepare(
                     "INSERT INTO items (name, created_at, done) VALUES (?, ?, 0)")
                 for number in 1...count {
-                    let name = "Tâche \(number)"
-                    let createdAt = start.timeIntervalSince1970 + Double(number)
+                    let (name, createdAt) = row(number)
                     insert.bind(name, at: 1)
                     insert.bind(createdAt, at: 2)
                     try insert.run()
-                    if observed {
-                        let id = sqlite3_last_insert_rowid(connection.handle)
-                        let item = Item(
-                            id: id, name: name,
-                            createdAt: Date(timeIntervalSince1970: createdAt), done: false)
-                        inserted.append(.inserted(item))
-                    }
+                    if number == 1 { firstID = sqlite3_last_insert_rowid(connection.handle) }
                     if number % interval == 0 || number == count {
                         progress(number)
                     }
@@ -125,7 +118,17 @@ public final class Store: Sendable {
                 try? connection.execute("ROLLBACK")
                 throw error
             }
-            post(inserted)
+            // On ne vérifie qu’après le commit s’il y a des écouteurs : même un écouteur inscrit pendant le
+            // remplissage reçoit chaque nouvelle ligne. Les lignes d’une transaction ont des ID consécutifs.
+            guard !observers.withLock({ $0.isEmpty }) else { return }
+            post(
+                (1...count).map { number in
+                    let (name, createdAt) = row(number)
+                    return .inserted(
+                        Item(
+                            id: firstID + Int64(number - 1), name: name,
+                            createdAt: Date(timeIntervalSince1970: createdAt), done: false))
+                })
         }
         deliver()
     }
