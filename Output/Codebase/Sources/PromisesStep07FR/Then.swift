@@ -12,16 +12,15 @@ extension Promise {
     ) -> Promise<U> {
         let child = Promise<U>()
         addChild(child)
-        whenSettled(on: queue) { [weak self] outcome in
+        // Le parent oublie aussitôt un enfant acquitté, peu importe comment et quand.
+        child.whenSettled(on: queue) { [weak self, weak child] _ in
+            if let child { self?.forget(child) }
+        }
+        // Rien ne retient ici l’enfant annulé de then ou catch ; celui de finally, si, car il s’exécutera.
+        let kept = evenIfCancelled ? child : nil
+        whenSettled(on: queue) { [weak child] outcome in
+            guard let child = child ?? kept else { return }
             if evenIfCancelled || child.isPending { job(outcome, child) }
-            if child.isPending {
-                // Encore en attente (il a adopté une promesse) : l’oublier dès qu’il sera acquitté.
-                child.whenSettled(on: queue) { [weak self, weak child] _ in
-                    if let child { self?.forget(child) }
-                }
-            } else {
-                self?.forget(child)
-            }
         }
         return child
     }

@@ -12,16 +12,15 @@ extension Promise {
     ) -> Promise<U> {
         let child = Promise<U>()
         addChild(child)
-        whenSettled(on: queue) { [weak self] outcome in
+        // Rodzic od razu zapomina o rozstrzygniętym dziecku, jakkolwiek i kiedykolwiek do tego doszło.
+        child.whenSettled(on: queue) { [weak self, weak child] _ in
+            if let child { self?.forget(child) }
+        }
+        // Anulowanego dziecka then i catch nic tu nie trzyma; finally tak, bo zawsze się wykona.
+        let kept = evenIfCancelled ? child : nil
+        whenSettled(on: queue) { [weak child] outcome in
+            guard let child = child ?? kept else { return }
             if evenIfCancelled || child.isPending { job(outcome, child) }
-            if child.isPending {
-                // Wciąż oczekuje (przejęło obietnicę): zapomnij o nim po jego rozstrzygnięciu.
-                child.whenSettled(on: queue) { [weak self, weak child] _ in
-                    if let child { self?.forget(child) }
-                }
-            } else {
-                self?.forget(child)
-            }
         }
         return child
     }

@@ -12,16 +12,15 @@ extension Promise {
     ) -> Promise<U> {
         let child = Promise<U>()
         addChild(child)
-        whenSettled(on: queue) { [weak self] outcome in
+        // Das Eltern-Promise vergisst ein abgeschlossenes Kind sofort, gleich wie und wann.
+        child.whenSettled(on: queue) { [weak self, weak child] _ in
+            if let child { self?.forget(child) }
+        }
+        // Hier hält nichts ein abgebrochenes Kind von then und catch fest; finally schon, es läuft ja.
+        let kept = evenIfCancelled ? child : nil
+        whenSettled(on: queue) { [weak child] outcome in
+            guard let child = child ?? kept else { return }
             if evenIfCancelled || child.isPending { job(outcome, child) }
-            if child.isPending {
-                // Noch ausstehend (es hat ein Promise übernommen): vergessen, sobald es abgeschlossen ist.
-                child.whenSettled(on: queue) { [weak self, weak child] _ in
-                    if let child { self?.forget(child) }
-                }
-            } else {
-                self?.forget(child)
-            }
         }
         return child
     }

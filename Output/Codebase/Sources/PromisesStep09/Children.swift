@@ -7,6 +7,8 @@ import Foundation
 protocol CancellableNode: AnyObject, Sendable {
     /// Anuluje węzeł, jeśli oczekuje, i oddaje jego dzieci.
     func cancelReturningChildren() -> [any CancellableNode]
+    /// Zapomina o dziecku, które zostało rozstrzygnięte.
+    func forget(_ child: any CancellableNode)
 }
 
 extension Promise: CancellableNode {

@@ -23,6 +23,8 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline var handlers = Handlers()
     @usableFromInline var children = Children()
     @usableFromInline var cancelHandlers = Handlers()
+    /// Rodzic, na którego liście dziecko czeka; rozstrzygnięte samo się z niej wypisuje.
+    @usableFromInline weak var parent: (any CancellableNode)?
 
     @inlinable
     public init() {}
@@ -77,8 +79,8 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func settle(_ outcome: Result<Value, any Error>) {
-        lock.withLock {
-            guard result == nil else { return }
+        let settled: Bool = lock.withLock {
+            guard result == nil else { return false }
             result = outcome
             for waiter in waiters { waiter.signal() }
             waiters = []
@@ -88,7 +90,10 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
                 cancelHandlers.forEach { Scheduler.schedule($0, owner: self) }
             }
             cancelHandlers = Handlers()
+            return true
         }
+        // Rozstrzygnięte dziecko – w jakikolwiek sposób i w dowolnej chwili – wypisuje się z listy rodzica.
+        if settled { parent?.forget(self) }
     }
 
     /// Blokuje do rozstrzygnięcia obietnicy: do testów i dem, nigdy do prawdziwego kodu.
@@ -144,7 +149,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
     }
 
     @inlinable
-    func forget(_ child: some CancellableNode) {
+    func forget(_ child: any CancellableNode) {
         lock.withLock { children.remove(child) }
     }
 

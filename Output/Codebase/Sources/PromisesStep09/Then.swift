@@ -12,17 +12,13 @@ extension Promise {
         _ job: @escaping @Sendable (Result<Value, any Error>, Promise<U>) -> Void
     ) -> Promise<U> {
         let child = Promise<U>()
+        child.parent = self
         addChild(child)
-        runWhenSettled(on: queue) { [unowned self] in
+        // Anulowanego dziecka then i catch nic tu nie trzyma; finally tak, bo zawsze się wykona.
+        let kept = evenIfCancelled ? child : nil
+        runWhenSettled(on: queue) { [unowned self, weak child] in
+            guard let child = child ?? kept else { return }
             if evenIfCancelled || child.isPending { job(outcome, child) }
-            if child.isPending {
-                // Wciąż oczekuje (przejęło obietnicę): zapomnij o nim po jego rozstrzygnięciu.
-                child.runWhenSettled(on: queue) { [weak self, unowned child] in
-                    self?.forget(child)
-                }
-            } else {
-                forget(child)
-            }
         }
         return child
     }

@@ -7,6 +7,8 @@ import Foundation
 protocol CancellableNode: AnyObject, Sendable {
     /// Bricht den Knoten ab, falls er noch aussteht, und gibt seine Kinder heraus.
     func cancelReturningChildren() -> [any CancellableNode]
+    /// Vergisst ein Kind, das abgeschlossen wurde.
+    func forget(_ child: any CancellableNode)
 }
 
 extension Promise: CancellableNode {

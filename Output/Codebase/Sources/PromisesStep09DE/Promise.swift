@@ -23,6 +23,8 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline var handlers = Handlers()
     @usableFromInline var children = Children()
     @usableFromInline var cancelHandlers = Handlers()
+    /// Das Eltern-Promise, auf dessen Liste das Kind wartet; abgeschlossen trägt sich das Kind selbst aus.
+    @usableFromInline weak var parent: (any CancellableNode)?
 
     @inlinable
     public init() {}
@@ -77,8 +79,8 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func settle(_ outcome: Result<Value, any Error>) {
-        lock.withLock {
-            guard result == nil else { return }
+        let settled: Bool = lock.withLock {
+            guard result == nil else { return false }
             result = outcome
             for waiter in waiters { waiter.signal() }
             waiters = []
@@ -88,7 +90,10 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
                 cancelHandlers.forEach { Scheduler.schedule($0, owner: self) }
             }
             cancelHandlers = Handlers()
+            return true
         }
+        // Ein abgeschlossenes Kind trägt sich aus der Liste des Eltern-Promise aus, wie und wann auch immer.
+        if settled { parent?.forget(self) }
     }
 
     /// Blockiert, bis das Promise abgeschlossen ist: für Tests und Demos, nie für echten Code.
@@ -144,7 +149,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
     }
 
     @inlinable
-    func forget(_ child: some CancellableNode) {
+    func forget(_ child: any CancellableNode) {
         lock.withLock { children.remove(child) }
     }
 

@@ -59,7 +59,7 @@ enum Scheduler {
         let outer = pthread_getspecific(running)
         withUnsafeMutablePointer(to: &trampoline) { trampoline in
             pthread_setspecific(running, trampoline)
-            var budget = 1_000  // Jobs, die vom Trampolin mitgezählt
+            var budget = 1_000  // Jobs, auch die vom Trampolin
             var batch = carried.isEmpty ? takeBatch(for: queue) : carried
             while let jobs = batch {
                 var next = jobs.startIndex

@@ -7,6 +7,8 @@ import Foundation
 protocol CancellableNode: AnyObject, Sendable {
     /// Annule le nœud s’il est en attente, et remet ses enfants.
     func cancelReturningChildren() -> [any CancellableNode]
+    /// Oublie un enfant qui a été acquitté.
+    func forget(_ child: any CancellableNode)
 }
 
 extension Promise: CancellableNode {

@@ -12,17 +12,13 @@ extension Promise {
         _ job: @escaping @Sendable (Result<Value, any Error>, Promise<U>) -> Void
     ) -> Promise<U> {
         let child = Promise<U>()
+        child.parent = self
         addChild(child)
-        runWhenSettled(on: queue) { [unowned self] in
+        // Rien ne retient ici l’enfant annulé de then ou catch ; celui de finally, si, car il s’exécutera.
+        let kept = evenIfCancelled ? child : nil
+        runWhenSettled(on: queue) { [unowned self, weak child] in
+            guard let child = child ?? kept else { return }
             if evenIfCancelled || child.isPending { job(outcome, child) }
-            if child.isPending {
-                // Encore en attente (il a adopté une promesse) : l’oublier dès qu’il sera acquitté.
-                child.runWhenSettled(on: queue) { [weak self, unowned child] in
-                    self?.forget(child)
-                }
-            } else {
-                forget(child)
-            }
         }
         return child
     }

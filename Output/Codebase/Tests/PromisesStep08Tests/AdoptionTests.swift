@@ -81,6 +81,24 @@ extension PromiseState {
         #expect(try client.get() == 0)
     }
 
+    @Test func childrenSettledWhileTheirParentIsPendingAreReleased() throws {
+        let client = Promise<Int>()  // a client still connecting: pending for the whole test
+        var released: [Weak] = []
+        do {
+            let children: [Promise<Int>] = (0..<1_000).map { i in
+                if i % 2 == 0 { client.then { $0 + 1 } } else { client.catch { _ in 0 } }
+            }
+            released = children.map(Weak.init)
+            for child in children { child.cancel() }
+        }
+        // The jobs that forget them were queued as they were cancelled, before this one.
+        try Promise(value: 0).then { _ in }.get()
+        DispatchQueue.promises.sync {}
+        let alive = released.filter { $0.promise != nil }.count
+        #expect(alive == 0, "\(alive) of 1,000 cancelled children of a pending parent are still alive")
+        #expect(client.isPending)
+    }
+
     @Test func anErrorHandlerMayReturnAPromise() throws {
         let recovered = Promise<Int>(error: Boom()).catch { _ in Promise(value: 3) }
         #expect(try recovered.get() == 3)
