@@ -85,8 +85,10 @@ print(row("OpenCombine", combine))
 print(row("bare loop", bare))
 let fasterThanCombine = combine / dynamic
 let overBare = dynamic / bare
-print(String(format: "OpenCombine / Dynamic: %.2f× (target ≥ 2×)", fasterThanCombine))
-print(String(format: "Dynamic / bare loop:   %.2f× (target ≤ 3×)", overBare))
+print(
+    String(format: "OpenCombine / Dynamic: %.2f× (target ≥ 2×)  ", fasterThanCombine)
+        + (fasterThanCombine >= 2 ? "PASS" : "FAIL"))
+print(String(format: "Dynamic / bare loop:   %.2f× (target ≤ 3×)  ", overBare) + (overBare <= 3 ? "PASS" : "FAIL"))
 guard checks.count == 1 else {
     print("the three did not add up the same values")
     exit(2)
