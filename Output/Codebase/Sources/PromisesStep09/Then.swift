@@ -14,10 +14,8 @@ extension Promise {
         let child = Promise<U>()
         child.parent = self
         addChild(child)
-        // Anulowanego dziecka then i catch nic tu nie trzyma; finally tak, bo zawsze się wykona.
-        let kept = evenIfCancelled ? child : nil
-        runWhenSettled(on: queue) { [unowned self, weak child] in
-            guard let child = child ?? kept else { return }
+        // Zadanie then i catch rodzic usunie, gdy dziecko rozstrzygnie się wcześniej; finally zostaje.
+        runWhenSettled(on: queue, child: evenIfCancelled ? nil : ObjectIdentifier(child)) { [unowned self] in
             if evenIfCancelled || child.isPending { job(outcome, child) }
         }
         return child

@@ -7,10 +7,13 @@ import Foundation
 struct Handler: Sendable {
     @usableFromInline let queue: DispatchQueue
     @usableFromInline let job: @Sendable () -> Void
+    /// Das Kind, dem der Job das Ergebnis übergibt; nil, wenn er in jedem Fall laufen soll.
+    @usableFromInline let child: ObjectIdentifier?
 
     @inlinable
-    init(queue: DispatchQueue, job: @escaping @Sendable () -> Void) {
+    init(queue: DispatchQueue, child: ObjectIdentifier? = nil, job: @escaping @Sendable () -> Void) {
         self.queue = queue
+        self.child = child
         self.job = job
     }
 }
@@ -27,6 +30,16 @@ struct Handlers {
     @inlinable
     mutating func append(_ handler: Handler) {
         if first == nil { first = handler } else { more.append(handler) }
+    }
+
+    /// Entfernt den Job des Kindes `child`; die Reihenfolge der übrigen bleibt.
+    @inlinable
+    mutating func remove(child: ObjectIdentifier) {
+        if first?.child == child {
+            first = more.isEmpty ? nil : more.removeFirst()
+        } else if let index = more.firstIndex(where: { $0.child == child }) {
+            more.remove(at: index)
+        }
     }
 
     @inlinable

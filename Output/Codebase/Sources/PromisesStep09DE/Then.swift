@@ -14,10 +14,8 @@ extension Promise {
         let child = Promise<U>()
         child.parent = self
         addChild(child)
-        // Hier hält nichts ein abgebrochenes Kind von then und catch fest; finally schon, es läuft ja.
-        let kept = evenIfCancelled ? child : nil
-        runWhenSettled(on: queue) { [unowned self, weak child] in
-            guard let child = child ?? kept else { return }
+        // Den Job von then und catch entfernt das Eltern-Promise, wenn das Kind vorher abschließt; finally bleibt.
+        runWhenSettled(on: queue, child: evenIfCancelled ? nil : ObjectIdentifier(child)) { [unowned self] in
             if evenIfCancelled || child.isPending { job(outcome, child) }
         }
         return child

@@ -7,10 +7,13 @@ import Foundation
 struct Handler: Sendable {
     @usableFromInline let queue: DispatchQueue
     @usableFromInline let job: @Sendable () -> Void
+    /// L’enfant auquel la tâche transmettra le résultat ; nil si elle doit s’exécuter dans tous les cas.
+    @usableFromInline let child: ObjectIdentifier?
 
     @inlinable
-    init(queue: DispatchQueue, job: @escaping @Sendable () -> Void) {
+    init(queue: DispatchQueue, child: ObjectIdentifier? = nil, job: @escaping @Sendable () -> Void) {
         self.queue = queue
+        self.child = child
         self.job = job
     }
 }
@@ -27,6 +30,16 @@ struct Handlers {
     @inlinable
     mutating func append(_ handler: Handler) {
         if first == nil { first = handler } else { more.append(handler) }
+    }
+
+    /// Retire la tâche de l’enfant `child` ; l’ordre des autres ne change pas.
+    @inlinable
+    mutating func remove(child: ObjectIdentifier) {
+        if first?.child == child {
+            first = more.isEmpty ? nil : more.removeFirst()
+        } else if let index = more.firstIndex(where: { $0.child == child }) {
+            more.remove(at: index)
+        }
     }
 
     @inlinable

@@ -123,9 +123,11 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     /// Exécute `job` sur `queue` une fois la promesse acquittée, jamais pendant cet appel.
     @inlinable
-    func runWhenSettled(on queue: DispatchQueue, _ job: @escaping @Sendable () -> Void) {
+    func runWhenSettled(
+        on queue: DispatchQueue, child: ObjectIdentifier? = nil, _ job: @escaping @Sendable () -> Void
+    ) {
         lock.withLock {
-            let handler = Handler(queue: queue, job: job)
+            let handler = Handler(queue: queue, child: child, job: job)
             if result == nil {
                 handlers.append(handler)
             } else {
@@ -150,7 +152,11 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func forget(_ child: any CancellableNode) {
-        lock.withLock { children.remove(child) }
+        // La tâche d’un enfant qui n’attend plus n’est plus utile non plus.
+        lock.withLock {
+            children.remove(child)
+            handlers.remove(child: ObjectIdentifier(child))
+        }
     }
 
     public func cancel() {

@@ -14,10 +14,8 @@ extension Promise {
         let child = Promise<U>()
         child.parent = self
         addChild(child)
-        // Rien ne retient ici l’enfant annulé de then ou catch ; celui de finally, si, car il s’exécutera.
-        let kept = evenIfCancelled ? child : nil
-        runWhenSettled(on: queue) { [unowned self, weak child] in
-            guard let child = child ?? kept else { return }
+        // Le parent retire la tâche de then et catch si l’enfant est acquitté avant ; celle de finally reste.
+        runWhenSettled(on: queue, child: evenIfCancelled ? nil : ObjectIdentifier(child)) { [unowned self] in
             if evenIfCancelled || child.isPending { job(outcome, child) }
         }
         return child
