@@ -53,7 +53,6 @@ final class Gate: @unchecked Sendable {
     private let lock = NSLock()
     private var hasArrived = false
     private var waiter: CheckedContinuation<Void, Never>?
-    private var gaveUp = false
     private let opened = DispatchSemaphore(value: 0)
 
     // Auf dem Thread, der warten soll: meldet die Ankunft und wartet auf open().
@@ -64,10 +63,10 @@ final class Gate: @unchecked Sendable {
             return self.waiter
         }
         waiter?.resume()
-        // Nur ein Sicherheitsnetz: Erst wenn der Code kaputt ist, wartet hier jemand eine Minute.
-        if opened.wait(timeout: .now() + 60) == .timedOut {
-            lock.withLock { gaveUp = true }
-        }
+        // Ohne Frist: Wer open() aufruft, ist eine Aufgabe des Tests, und die kommt auf einer
+        // ausgelasteten Maschine vielleicht erst nach Minuten an die Reihe. Hängt der Code
+        // wirklich, meldet build-docs den Test als hängend.
+        opened.wait()
     }
 
     // Kehrt zurück, sobald der Thread am Tor steht.
@@ -83,10 +82,5 @@ final class Gate: @unchecked Sendable {
 
     func open() {
         opened.signal()
-    }
-
-    // true, wenn niemand das Tor geöffnet hat und erst das Sicherheitsnetz es aufgab.
-    var timedOut: Bool {
-        lock.withLock { gaveUp }
     }
 }

@@ -80,7 +80,9 @@ private final class Calls: @unchecked Sendable {
         }
         // The service answers on its own queue: nothing has run inside the calls above
         // unless that queue was faster, and every handler runs exactly once in the end.
-        #expect(done.wait(timeout: .now() + 5) == .success)
+        // No deadline: on a busy machine the queue may come late; a handler that never
+        // runs hangs the test, and build-docs reports it as hung.
+        done.wait()
         #expect(calls.value == 6)
     }
 
