@@ -87,15 +87,19 @@ public struct ManifestStep: Sendable, Hashable {
     public var hiddenTests: [HiddenFile]
     /// Files of earlier steps that this step removes, by their path in the step module.
     public var removedFiles: [String]
+    /// Swift packages whose products the step's code imports, from this step on.
+    public var packages: [PackageDependency]
 
     /// Creates a manifest step.
     public init(
-        id: String, location: SourceLocation, hiddenTests: [HiddenFile], removedFiles: [String] = []
+        id: String, location: SourceLocation, hiddenTests: [HiddenFile], removedFiles: [String] = [],
+        packages: [PackageDependency] = []
     ) {
         self.id = id
         self.location = location
         self.hiddenTests = hiddenTests
         self.removedFiles = removedFiles
+        self.packages = packages
     }
 }
 
@@ -137,14 +141,14 @@ public struct SystemLibrary: Sendable, Hashable {
     }
 }
 
-/// A Swift package that a tutorial's benchmark depends on: `.package(url:from:)` in the generated
-/// package, and one of its products in the benchmark target.
+/// A Swift package that a tutorial's steps or its benchmark depend on: `.package(url:from:)` in
+/// the generated package, and one of its products in the targets that import it.
 public struct PackageDependency: Sendable, Hashable {
     /// The package's URL, as SwiftPM is given it.
     public var url: String
     /// The lowest version accepted (`from:`).
     public var from: String
-    /// The product the benchmark imports.
+    /// The product the code imports.
     public var product: String
     /// Where the manifest declares it.
     public var location: SourceLocation

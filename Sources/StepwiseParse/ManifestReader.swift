@@ -51,7 +51,12 @@ struct ManifestReader {
             stepIDs[stepID] = element.location(ofAttribute: "id")
             var hidden: [HiddenFile] = []
             var removed: [String] = []
+            var packages: [PackageDependency] = []
             for child in element.elements {
+                if child.name == "package" {
+                    packages.append(packageDependency(child))
+                    continue
+                }
                 let path = child.attribute("file")!
                 let location = child.location(ofAttribute: "file")
                 if let problem = PathRules.problem(withRelativePath: path) {
@@ -74,7 +79,9 @@ struct ManifestReader {
                 hidden.append(file)
             }
             steps.append(
-                ManifestStep(id: stepID, location: element.location, hiddenTests: hidden, removedFiles: removed))
+                ManifestStep(
+                    id: stepID, location: element.location, hiddenTests: hidden, removedFiles: removed,
+                    packages: packages))
         }
         var libraries: [SystemLibrary] = []
         for element in root.elements where element.name == "system-library" {
@@ -92,11 +99,7 @@ struct ManifestReader {
         var benchmark: HiddenFile?
         var benchmarkPackages: [PackageDependency] = []
         if let element = root.elements.first(where: { $0.name == "benchmark" }) {
-            benchmarkPackages = element.elements.filter { $0.name == "package" }.map {
-                PackageDependency(
-                    url: $0.attribute("url")!, from: $0.attribute("from")!, product: $0.attribute("product")!,
-                    location: $0.location(ofAttribute: "url"))
-            }
+            benchmarkPackages = element.elements.filter { $0.name == "package" }.map(packageDependency)
             let path = element.attribute("file")!
             let location = element.location(ofAttribute: "file")
             if let problem = PathRules.problem(withRelativePath: path) {
@@ -110,6 +113,13 @@ struct ManifestReader {
             id: id, file: file, directory: directory, sourceLanguage: source, languages: languages, titles: titles,
             moduleName: root.attribute("module")!, entryPoint: root.attribute("entry")!, steps: steps,
             systemLibraries: libraries, benchmark: benchmark, benchmarkPackages: benchmarkPackages)
+    }
+
+    /// The package a `<package>` element declares (the schema has checked its attributes).
+    private func packageDependency(_ element: XMLElement) -> PackageDependency {
+        PackageDependency(
+            url: element.attribute("url")!, from: element.attribute("from")!, product: element.attribute("product")!,
+            location: element.location(ofAttribute: "url"))
     }
 
     /// The file at `path` in the tutorial's folder, or nil with a problem recorded when it cannot be read.

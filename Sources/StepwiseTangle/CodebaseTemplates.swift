@@ -10,9 +10,11 @@ enum CodebaseTemplates {
         struct Target {
             var name: String
             var testName: String
-            /// The system libraries the target (and its tests) import.
-            var libraries: [String]
-            var hasLibraries: Bool
+            /// What the target (and its tests) import besides the step: its system libraries,
+            /// then the products of the packages its step and earlier steps declare, each as
+            /// Swift code for a dependency list (`"CSQLite"`, `.product(name: …, package: …)`).
+            var dependencies: [String]
+            var hasDependencies: Bool
         }
         struct Lesson {
             var name: String

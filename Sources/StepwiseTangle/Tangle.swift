@@ -34,7 +34,7 @@ public struct Tangle: Sendable {
         var packages: [PackageDependency] = []
         for tutorial in tutorials {
             let manifest = tutorial.tutorial.manifest
-            for package in manifest.benchmarkPackages {
+            for package in manifest.steps.flatMap(\.packages) + manifest.benchmarkPackages {
                 add(
                     package, to: &packages, named: "package '\(package.identity)'", key: \.identity,
                     same: { ($0.url, $0.from) == ($1.url, $1.from) }, at: \.location, problems: &problems)
@@ -68,13 +68,19 @@ public struct Tangle: Sendable {
         if !problems.isEmpty { throw DiagnosticError(problems) }
         let librariesOf = Dictionary(
             uniqueKeysWithValues: tutorials.map { ($0.tutorial.id, $0.tutorial.manifest.systemLibraries.map(\.name)) })
+        let manifests = Dictionary(uniqueKeysWithValues: tutorials.map { ($0.tutorial.id, $0.tutorial.manifest) })
         let package = CodebaseTemplates.Package(
             header: header,
             systemLibraries: libraries.map { .init(name: $0.name, path: PackageLayout.sources(of: $0.name)) },
-            targets: targets.map {
-                let libraries = librariesOf[$0.tutorialID] ?? []
+            targets: targets.map { target in
+                let libraries = (librariesOf[target.tutorialID] ?? []).map { "\"\($0)\"" }
+                let products = manifests[target.tutorialID]!.steps.prefix(target.number).flatMap(\.packages).map {
+                    #".product(name: "\#($0.product)", package: "\#($0.identity)")"#
+                }
+                let dependencies = libraries + products
                 return .init(
-                    name: $0.name, testName: $0.testName, libraries: libraries, hasLibraries: !libraries.isEmpty)
+                    name: target.name, testName: target.testName, dependencies: dependencies,
+                    hasDependencies: !dependencies.isEmpty)
             },
             lessons: lessons.map { lesson in
                 .init(
@@ -106,8 +112,9 @@ public struct Tangle: Sendable {
             files: (files + lessonFiles).sorted { $0.path < $1.path }, targets: targets, lessons: lessons)
     }
 
-    /// Adds a declaration that several tutorials may share (a package, a system library) to
-    /// `known`, unless it is there already; one declared differently by two tutorials is a problem.
+    /// Adds a declaration that several places may share (a package, a system library) to `known`,
+    /// unless it is there already; one declared differently twice (by two tutorials, or by a step
+    /// and a benchmark) is a problem.
     private func add<Declaration>(
         _ declaration: Declaration, to known: inout [Declaration], named name: String,
         key: KeyPath<Declaration, String>, same: (Declaration, Declaration) -> Bool,
@@ -120,7 +127,7 @@ public struct Tangle: Sendable {
         if !same(earlier, declaration) {
             problems.append(
                 .error(
-                    "\(name) is declared differently by two tutorials", at: declaration[keyPath: location],
+                    "\(name) is declared differently in two places", at: declaration[keyPath: location],
                     notes: [.note("declared here too", at: earlier[keyPath: location])]))
         }
     }

@@ -41,7 +41,7 @@ struct TangleTests {
             try await Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle(tutorials)
         }
         let problem = try #require(error.diagnostics.first { $0.message.contains("CSQLite") })
-        #expect(problem.message == "system library 'CSQLite' is declared differently by two tutorials")
+        #expect(problem.message == "system library 'CSQLite' is declared differently in two places")
         let places = Set([problem.location?.file, problem.notes.first?.location?.file].compactMap { $0 })
         #expect(places == [sandbox.path("manifest.xml"), other.path], "both declarations, each at its file")
     }
@@ -152,6 +152,51 @@ struct TangleTests {
                 """))
         #expect(package.contains(#".product(name: "OpenCombine", package: "OpenCombine"),"#))
         #expect(package.components(separatedBy: ".product(").count == 2, "only the benchmark gets it")
+    }
+
+    @Test func aStepsPackageReachesThatStepAndLaterOnesWithTheirTestsButNotEarlierOnes() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.edit(
+            "manifest.xml", replacing: #"<remove file="GreeterTests.swift"/>"#,
+            with: """
+                <package url="https://github.com/apple/swift-collections" from="1.6.0" product="DequeModule"/>
+                    <remove file="GreeterTests.swift"/>
+                """)
+        let package = try #require(try await tangle(sandbox).file("Package.swift")?.contents)
+        let product = #".product(name: "DequeModule", package: "swift-collections")"#
+        #expect(package.contains(#".package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),"#))
+        #expect(package.contains(#".target(name: "GreetingStep02", dependencies: [\#(product)]),"#))
+        #expect(package.contains(#".target(name: "GreetingStep02FR", dependencies: [\#(product)]),"#))
+        #expect(
+            package.contains(
+                #".testTarget(name: "GreetingStep02Tests", dependencies: ["GreetingStep02", \#(product)]),"#))
+        #expect(package.contains(#".target(name: "GreetingStep01"),"#), "the step before has no package")
+        #expect(package.contains(#".testTarget(name: "GreetingStep01Tests", dependencies: ["GreetingStep01"]),"#))
+    }
+
+    @Test func aStepPackageAndABenchmarkPackageThatDisagreeAreRefusedWithBothPlaces() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.edit(
+            "manifest.xml", replacing: "  <step id=\"hello\">",
+            with: """
+                  <benchmark file="bench/Speed.swift">
+                    <package url="https://github.com/apple/swift-collections" from="1.5.0" product="HeapModule"/>
+                  </benchmark>
+                  <step id="hello">
+                    <package url="https://github.com/apple/swift-collections" from="1.6.0" product="DequeModule"/>
+                """)
+        try FileManager.default.createDirectory(atPath: sandbox.path("bench"), withIntermediateDirectories: true)
+        try "import HeapModule\n".write(toFile: sandbox.path("bench/Speed.swift"), atomically: true, encoding: .utf8)
+        let error = try await #require(throws: DiagnosticError.self) { try await tangle(sandbox) }
+        let problem = try #require(error.diagnostics.first)
+        #expect(problem.message == "package 'swift-collections' is declared differently in two places")
+        let lines = [problem.location?.line, problem.notes.first?.location?.line]
+        #expect(
+            Set(lines.compactMap { $0 })
+                == [
+                    try sandbox.line(of: #"from="1.5.0""#, in: "manifest.xml"),
+                    try sandbox.line(of: #"from="1.6.0""#, in: "manifest.xml"),
+                ])
     }
 
     @Test func laterStepsCarryFilesAndReplaceRegionsAtTheirIndentation() async throws {
