@@ -104,7 +104,7 @@ private func clamp(_ box: Dynamic<Int>) {
         #expect(seen.filter { $0 < 0 }.count == 333)
     }
 
-    @Test func aSecondSetterDoesNotOvertakeTheDeliveringThread() throws {
+    @Test func aSecondSetterDoesNotOvertakeTheDeliveringThread() {
         let box = Dynamic(0)
         let seen = Recorder<Int>()
         let parked = DispatchSemaphore(value: 0)
@@ -123,7 +123,7 @@ private func clamp(_ box: Dynamic<Int>) {
             firstSetReturned.signal()
         }
         // The delivering thread now sits inside the listener with 1.
-        try #require(parked.wait(timeout: .now() + 60) == .success)
+        parked.wait()
 
         // A second thread sets while the first still delivers: its values are only queued.
         box.value = 2
@@ -132,7 +132,7 @@ private func clamp(_ box: Dynamic<Int>) {
         #expect(box.value == 3)
 
         release.signal()
-        try #require(firstSetReturned.wait(timeout: .now() + 60) == .success)
+        firstSetReturned.wait()
         // The first thread delivered the queued values, in order, before its set returned.
         #expect(seen.values == [1, 2, 3])
     }
