@@ -57,10 +57,10 @@ private final class Box<Value: Sendable>: @unchecked Sendable {
         let completed = Box<Result<[Item], any Error>>()
         let handle = reader.fetchAsync(FetchRequest(sortKey: "nope")) { completed.append($0) }
         await #expect(throws: StoreError.unknownColumn("nope")) {
-            try await handle.value
+            _ = try await handle.value
         }
         #expect(throws: StoreError.unknownColumn("nope")) {
-            try completed.values.first?.get()
+            _ = try completed.values.first?.get()
         }
     }
 

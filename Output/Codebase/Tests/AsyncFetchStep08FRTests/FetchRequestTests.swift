@@ -67,10 +67,10 @@ import Testing
         defer { folder.remove() }
         let store = try Self.makeStore(folder)
         #expect(throws: StoreError.unknownColumn("createdAtt")) {
-            try store.fetch(FetchRequest(sortKey: "createdAtt"))
+            _ = try store.fetch(FetchRequest(sortKey: "createdAtt"))
         }
         #expect(throws: StoreError.unknownColumn("name; DROP TABLE items")) {
-            try store.fetch(FetchRequest(sortKey: "name; DROP TABLE items"))
+            _ = try store.fetch(FetchRequest(sortKey: "name; DROP TABLE items"))
         }
         #expect(try store.count() == 4)
         #expect(try store.fetch(FetchRequest()).count == 4)
