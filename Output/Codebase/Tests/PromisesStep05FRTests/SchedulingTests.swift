@@ -36,7 +36,7 @@ private actor Board {
             log.add("after then")
             return child
         }
-        try done.get()
+        try done.settled()
         #expect(log.all == ["after then", "handler"])
 
         let onDefault = DispatchQueue.promises.sync {
@@ -44,7 +44,7 @@ private actor Board {
             log.add("after default then")
             return child
         }
-        try onDefault.get()
+        try onDefault.settled()
         #expect(log.all.suffix(2) == ["after default then", "default handler"])
     }
 
@@ -56,7 +56,7 @@ private actor Board {
             promise.fulfill(1)
             log.add("after fulfil")
         }
-        try child.get()
+        try child.settled()
         #expect(log.all == ["after fulfil", "handler"])
     }
 
@@ -66,7 +66,7 @@ private actor Board {
         let first = (0..<100).map { i in pending.then { _ in log.add("p\(i)") } }
         pending.fulfill(0)
         let second = (0..<100).map { i in pending.then { _ in log.add("s\(i)") } }
-        for child in first + second { try child.get() }
+        for child in first + second { try child.settled() }
         #expect(log.all == (0..<100).map { "p\($0)" } + (0..<100).map { "s\($0)" })
     }
 
@@ -79,7 +79,7 @@ private actor Board {
             inner.fulfill(promise.then { _ in log.add("inner") })
             log.add("outer end")
         }
-        try inner.get().get()
+        try inner.settled().settled()
         #expect(log.all == ["outer start", "outer end", "inner"])
     }
 
@@ -101,8 +101,8 @@ private actor Board {
             }
         }
         root.fulfill(0)
-        #expect(try last.get() == 5_000)
-        #expect(try blockSaw.get() < 5_000)
+        #expect(try last.settled() == 5_000)
+        #expect(try blockSaw.settled() < 5_000)
     }
 
     @Test func handlersRunOnTheGivenQueue() throws {
@@ -111,19 +111,19 @@ private actor Board {
         queue.setSpecific(key: key, value: "board")
         let onBoard = Promise(value: 1).then(on: queue) { _ in DispatchQueue.getSpecific(key: key) }
         let offBoard = onBoard.then { _ in DispatchQueue.getSpecific(key: key) }
-        #expect(try onBoard.get() == "board")
-        #expect(try offBoard.get() == nil)
+        #expect(try onBoard.settled() == "board")
+        #expect(try offBoard.settled() == nil)
 
         let onQueue = Promise<Int>(error: CocoaError(.fileNoSuchFile))
             .catch(on: queue) { _ in DispatchQueue.getSpecific(key: key) == "board" ? 1 : 0 }
-        #expect(try onQueue.get() == 1)
+        #expect(try onQueue.settled() == 1)
         let finallyOnQueue = Promise<Int>()
         let flag = Log()
         let done = finallyOnQueue.finally(on: queue) {
             flag.add(DispatchQueue.getSpecific(key: key) ?? "none")
         }
         finallyOnQueue.fulfill(1)
-        _ = try done.get()
+        _ = try done.settled()
         #expect(flag.all == ["board"])
     }
 
@@ -137,7 +137,7 @@ private actor Board {
         await withCheckedContinuation { continuation in
             count.finally { continuation.resume() }
         }
-        #expect(try count.get() == 1)
+        #expect(try count.settled() == 1)
         #expect(await board.lines == ["IC 3510"])
     }
 }

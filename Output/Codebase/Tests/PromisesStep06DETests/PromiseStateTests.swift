@@ -75,13 +75,13 @@ private extension PromiseState {
         go.signal()
         // Whether the other thread fulfils before or after `get()` starts waiting, the
         // value is the same; the default limit only runs out if the code is broken.
-        #expect(try promise.get() == 42)
-        #expect(try promise.get() == 42)
+        #expect(try promise.settled() == 42)
+        #expect(try promise.settled() == 42)
     }
 
     @Test func getThrowsTheRejection() {
         let promise = Promise<Int>(error: Boom())
-        #expect(throws: Boom()) { try promise.get() }
+        #expect(throws: Boom()) { try promise.settled() }
     }
 
     @Test func getTimesOutAndLeavesThePromiseAlone() throws {
@@ -94,12 +94,12 @@ private extension PromiseState {
 
     @Test func theServiceAnswersThroughPromises() throws {
         let service = TimetableService()
-        let station = try service.station(named: "Gdynia Główna").get()
+        let station = try service.station(named: "Gdynia Główna").settled()
         #expect(station.code == "GDY")
-        #expect(try service.delay(of: "EIP 5100").get() == .seconds(180))
+        #expect(try service.delay(of: "EIP 5100").settled() == .seconds(180))
         #expect(throws: TimetableError.unknownStation("Gdynia")) {
-            try service.station(named: "Gdynia").get()
+            try service.station(named: "Gdynia").settled()
         }
-        #expect(throws: TimetableError.unknownTrain("X")) { try service.delay(of: "X").get() }
+        #expect(throws: TimetableError.unknownTrain("X")) { try service.delay(of: "X").settled() }
     }
 }

@@ -30,22 +30,22 @@ private final class Counter: @unchecked Sendable {
         let child = parent.then { $0 * 2 }
         #expect(child !== parent)
         parent.fulfill(21)
-        #expect(try child.get() == 42)
+        #expect(try child.settled() == 42)
     }
 
     @Test func chainsChangeTheType() throws {
         let text = Promise(value: 95)
             .then { minutes in Duration.seconds(minutes * 60) }
             .then { duration in "\(duration.components.seconds) s" }
-        #expect(try text.get() == "5700 s")
+        #expect(try text.settled() == "5700 s")
     }
 
     @Test func aReturnedPromiseIsAdopted() throws {
         let child = Promise(value: 1).then { value in Promise(value: value + 1) }
-        #expect(try child.get() == 2)
+        #expect(try child.settled() == 2)
 
         let failing = Promise(value: 1).then { _ in Promise<Int>(error: Boom()) }
-        #expect(throws: Boom()) { try failing.get() }
+        #expect(throws: Boom()) { try failing.settled() }
     }
 
     @Test func aPendingReturnedPromiseKeepsTheChildPending() throws {
@@ -54,15 +54,15 @@ private final class Counter: @unchecked Sendable {
         let child = parent.then { _ -> Promise<String> in inner }
         // Handlers run one after another in the order they were added: once the second
         // has run, the first has returned and the child has adopted `inner`.
-        try parent.then { _ in }.get()
+        try parent.then { _ in }.settled()
         #expect(child.isPending)
         inner.fulfill("IC 3510")
-        #expect(try child.get() == "IC 3510")
+        #expect(try child.settled() == "IC 3510")
     }
 
     @Test func aThrownErrorRejectsTheChild() {
         let child = Promise(value: 1).then { _ -> Int in throw Boom() }
-        #expect(throws: Boom()) { try child.get() }
+        #expect(throws: Boom()) { try child.settled() }
     }
 
     @Test func aRejectionSkipsTheHandler() {
@@ -71,7 +71,7 @@ private final class Counter: @unchecked Sendable {
             calls.increment()
             return value
         }
-        #expect(throws: Boom()) { try child.get() }
+        #expect(throws: Boom()) { try child.settled() }
         #expect(calls.value == 0)
     }
 
@@ -81,7 +81,7 @@ private final class Counter: @unchecked Sendable {
         let child = parent.then { _ -> Promise<Int> in holder.value! }
         holder.value = child
         parent.fulfill(1)
-        #expect(throws: PromiseError.cycle) { try child.get() }
+        #expect(throws: PromiseError.cycle) { try child.settled() }
         holder.value = nil
     }
 
@@ -97,7 +97,7 @@ private final class Counter: @unchecked Sendable {
         parent.fulfill(100)
         parent.fulfill(200)
         for (i, child) in children.enumerated() {
-            #expect(try child.get() == 100 + i)
+            #expect(try child.settled() == 100 + i)
         }
         #expect(calls.value == 50)
     }
@@ -107,6 +107,6 @@ private final class Counter: @unchecked Sendable {
         let delay = service.station(named: "Kraków Główny")
             .then { station in service.departures(from: station) }
             .then { departures in service.delay(of: departures[2].train) }
-        #expect(try delay.get() == .seconds(25 * 60))
+        #expect(try delay.settled() == .seconds(25 * 60))
     }
 }

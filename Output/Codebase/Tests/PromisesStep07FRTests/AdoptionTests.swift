@@ -22,7 +22,7 @@ extension PromiseState {
         let child = parent.then { _ in inner }
         // Handlers run in the order they were added: once this one has run, the child
         // has adopted `inner`.
-        try parent.then { _ in }.get()
+        try parent.then { _ in }.settled()
         #expect(inner.isPending)
         child.cancel()
         #expect(inner.state.isCancelled)
@@ -35,9 +35,9 @@ extension PromiseState {
         request.onCancel { stopped.fulfill(()) }
         let station = Promise(value: Station(code: "KRK", name: "Kraków Główny"))
         let departures = station.then { _ in request }
-        try station.then { _ in }.get()
+        try station.then { _ in }.settled()
         departures.cancel()
-        try stopped.get()
+        try stopped.settled()
         #expect(request.state.isCancelled)
     }
 
@@ -46,11 +46,11 @@ extension PromiseState {
         let family = Promise<Promise<Int>>()
         let inner = Promise<Int>()
         let child = parent.then { _ -> Promise<Int> in
-            try family.get().cancel()  // the child is cancelled while this handler runs
+            try family.settled().cancel()  // the child is cancelled while this handler runs
             return inner
         }
         family.fulfill(child)
-        try parent.then { _ in }.get()
+        try parent.then { _ in }.settled()
         #expect(child.state.isCancelled)
         #expect(inner.state.isCancelled)
     }
@@ -62,7 +62,7 @@ extension PromiseState {
             let answers = (0..<1_000).map { _ in Promise<Int>() }
             let children = answers.map { answer in client.then { _ in answer } }
             released = children.map(Weak.init)
-            try client.then { _ in }.get()  // every child has adopted its answer
+            try client.then { _ in }.settled()  // every child has adopted its answer
             for (i, answer) in answers.enumerated() {
                 switch i % 3 {
                 case 0: answer.fulfill(i)
@@ -70,15 +70,15 @@ extension PromiseState {
                 default: children[i].cancel()
                 }
             }
-            for child in children { _ = try? child.get() }
+            for child in children { _ = try? child.settled() }
         }
         // The jobs that settle the children were queued before this one, and the block
         // that ran them lets go of them before a block queued after it runs.
-        try client.then { _ in }.get()
+        try client.then { _ in }.settled()
         DispatchQueue.promises.sync {}
         let alive = released.filter { $0.promise != nil }.count
         #expect(alive == 0, "\(alive) of 1,000 settled children are still alive")
-        #expect(try client.get() == 0)
+        #expect(try client.settled() == 0)
     }
 
     @Test func childrenSettledWhileTheirParentIsPendingAreReleased() throws {
@@ -92,7 +92,7 @@ extension PromiseState {
             for child in children { child.cancel() }
         }
         // The jobs that forget them were queued as they were cancelled, before this one.
-        try Promise(value: 0).then { _ in }.get()
+        try Promise(value: 0).then { _ in }.settled()
         DispatchQueue.promises.sync {}
         let alive = released.filter { $0.promise != nil }.count
         #expect(alive == 0, "\(alive) of 1,000 cancelled children of a pending parent are still alive")
@@ -101,28 +101,28 @@ extension PromiseState {
 
     @Test func anErrorHandlerMayReturnAPromise() throws {
         let recovered = Promise<Int>(error: Boom()).catch { _ in Promise(value: 3) }
-        #expect(try recovered.get() == 3)
+        #expect(try recovered.settled() == 3)
 
         let pending = Promise<Int>()
         let adopting = Promise<Int>(error: Boom()).catch { _ in pending }
-        try Promise(value: 0).then { _ in }.get()
+        try Promise(value: 0).then { _ in }.settled()
         #expect(adopting.isPending)
         pending.fulfill(4)
-        #expect(try adopting.get() == 4)
+        #expect(try adopting.settled() == 4)
 
         let failing = Promise<Int>(error: Boom()).catch { _ in Promise<Int>(error: CancellationError()) }
-        #expect(throws: CancellationError.self) { try failing.get() }
+        #expect(throws: CancellationError.self) { try failing.settled() }
 
         let skipped = Promise(value: 5).catch { _ in Promise(value: 0) }
-        #expect(try skipped.get() == 5)
+        #expect(try skipped.settled() == 5)
     }
 
     @Test func anErrorHandlerReturningItsOwnChildIsACycle() throws {
         let slot = Promise<Promise<Int>>()
         let parent = Promise<Int>()
-        let child = parent.catch { _ in try slot.get() }
+        let child = parent.catch { _ in try slot.settled() }
         slot.fulfill(child)
         parent.reject(Boom())
-        #expect(throws: PromiseError.cycle) { try child.get() }
+        #expect(throws: PromiseError.cycle) { try child.settled() }
     }
 }

@@ -12,7 +12,7 @@ import Testing
             last = last.then { $0 + 1 }
         }
         root.fulfill(0)
-        #expect(try last.get() == 10_000)
+        #expect(try last.settled() == 10_000)
     }
 
     @Test func aChainOnASettledPromiseToo() throws {
@@ -20,7 +20,7 @@ import Testing
         for _ in 0..<10_000 {
             last = last.then { value in Promise(value: value + 1) }
         }
-        #expect(try last.get() == 10_000)
+        #expect(try last.settled() == 10_000)
     }
 
     @Test func settledChainsAreFreed() throws {
@@ -38,11 +38,11 @@ import Testing
             last = link
             root.fulfill(0)
         }
-        #expect(try last.get() == 1_000)
+        #expect(try last.settled() == 1_000)
         // Every link's job was queued on `.promises` before the last link settled: a job
         // queued now runs after them, and a block queued after that runs once the block
         // that ran them has let go of them.
-        try Promise(value: 0).then { _ in }.get()
+        try Promise(value: 0).then { _ in }.settled()
         DispatchQueue.promises.sync {}
         #expect(weakRoot == nil)
         #expect(weakMiddle == nil)
@@ -63,8 +63,8 @@ import Testing
         }
         #expect(weakToken != nil)
         promise.fulfill(1)
-        #expect(try child.get() == 1)
-        try Promise(value: 0).then { _ in }.get()
+        #expect(try child.settled() == 1)
+        try Promise(value: 0).then { _ in }.settled()
         DispatchQueue.promises.sync {}
         #expect(weakToken == nil)
     }

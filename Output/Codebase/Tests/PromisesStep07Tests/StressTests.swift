@@ -39,7 +39,7 @@ private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
 @Suite struct StressTests {
     /// Waits for `promise` to settle; a settled promise never reports `timedOut`.
     private func settle<T>(_ promise: Promise<T>) -> Result<T, any Error> {
-        let outcome = Result { try promise.get() }
+        let outcome = Result { try promise.settled() }
         if case .failure(PromiseError.timedOut) = outcome {
             Issue.record("a promise was never settled")
         }
@@ -48,7 +48,7 @@ private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
 
     /// A job queued on `.promises` now runs after every job queued there before it.
     private func drainPromisesQueue() throws {
-        try Promise(value: 0).then { _ in }.get()
+        try Promise(value: 0).then { _ in }.settled()
     }
 
     @Test func aThousandThreadsResolveChainAndCancel() throws {
@@ -129,11 +129,11 @@ private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
         onThreads(1_000) { i in
             if i.isMultiple(of: 2) { root.cancel() } else { leaves[i % 100].cancel() }
         }
-        try hooked.get()
+        try hooked.settled()
         try drainPromisesQueue()
         #expect(hooks.value == 1)
         for leaf in leaves {
-            #expect(throws: PromiseError.cancelled) { try leaf.get() }
+            #expect(throws: PromiseError.cancelled) { try leaf.settled() }
         }
     }
 }

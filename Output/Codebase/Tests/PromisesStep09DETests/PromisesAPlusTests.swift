@@ -52,9 +52,9 @@ extension PromiseState {
             log.add("after onCancel")
             return [caught, finished]
         }
-        #expect(try children[0].get() == 0)
-        #expect(throws: Boom()) { try children[1].get() }
-        try hooked.get()
+        #expect(try children[0].settled() == 0)
+        #expect(throws: Boom()) { try children[1].settled() }
+        try hooked.settled()
         #expect(
             log.all == [
                 "after catch", "after finally", "after onCancel", "catch", "finally", "onCancel",
@@ -74,8 +74,8 @@ extension PromiseState {
             promise.reject(Boom())
             log.add("after reject")
         }
-        #expect(try caught.get() == 0)
-        #expect(throws: Boom()) { try finished.get() }
+        #expect(try caught.settled() == 0)
+        #expect(throws: Boom()) { try finished.settled() }
         #expect(log.all == ["after reject", "catch", "finally"])
     }
 
@@ -95,7 +95,7 @@ extension PromiseState {
                 return i
             }
         }
-        for (i, child) in (first + second).enumerated() { #expect(try child.get() == i % 100) }
+        for (i, child) in (first + second).enumerated() { #expect(try child.settled() == i % 100) }
         #expect(log.all == (0..<100).map { "c\($0)" } + (0..<100).map { "d\($0)" })
     }
 
@@ -123,7 +123,7 @@ extension PromiseState {
                 }
             }
             if fulfils { promise.fulfill(1) } else { promise.reject(Boom()) }
-            for child in children { _ = try? child.get() }
+            for child in children { _ = try? child.settled() }
             let expected = (0..<60).compactMap { i -> String? in
                 switch i % 3 {
                 case 0: fulfils ? "then \(i)" : nil
@@ -149,14 +149,14 @@ extension PromiseState {
                 if i == round { promise.fulfill(-2) } else { promise.reject(Boom(id: i)) }
             }
             let outcome = promise.state
-            for child in children { _ = try? child.get() }
+            for child in children { _ = try? child.settled() }
             // A job queued on `.promises` now runs after every handler queued before it.
-            try Promise(value: 0).then { _ in }.get()
+            try Promise(value: 0).then { _ in }.settled()
             for i in 0..<200 {
                 switch outcome {
                 case .rejected(let error):
                     #expect(runs[i].value == 1, "catch handler \(i) ran \(runs[i].value) times")
-                    #expect(try children[i].get() == (error as? Boom)?.id)
+                    #expect(try children[i].settled() == (error as? Boom)?.id)
                 default:
                     #expect(runs[i].value == 0, "catch handler \(i) ran for \(outcome)")
                 }
@@ -167,19 +167,19 @@ extension PromiseState {
     @Test func rule2272AdoptingAnAlreadyRejectedPromise() throws {
         let rejected = Promise<Int>(error: Boom(id: 1))
         let viaThen = Promise(value: 1).then { _ in rejected }
-        #expect(throws: Boom(id: 1)) { try viaThen.get() }
+        #expect(throws: Boom(id: 1)) { try viaThen.settled() }
         let viaCatch = Promise<Int>(error: Boom(id: 2)).catch { _ in rejected }
-        #expect(throws: Boom(id: 1)) { try viaCatch.get() }
+        #expect(throws: Boom(id: 1)) { try viaCatch.settled() }
     }
 
     @Test func adoptingAnAlreadyCancelledPromise() throws {
         let cancelled = Promise<Int>()
         cancelled.cancel()
         let viaThen = Promise(value: 1).then { _ in cancelled }
-        #expect(throws: PromiseError.cancelled) { try viaThen.get() }
+        #expect(throws: PromiseError.cancelled) { try viaThen.settled() }
         #expect(viaThen.state.isCancelled)
         let viaCatch = Promise<Int>(error: Boom()).catch { _ in cancelled }
-        #expect(throws: PromiseError.cancelled) { try viaCatch.get() }
+        #expect(throws: PromiseError.cancelled) { try viaCatch.settled() }
         #expect(viaCatch.state.isCancelled)
     }
 }

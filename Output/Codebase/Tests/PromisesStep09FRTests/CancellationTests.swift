@@ -24,7 +24,7 @@ private extension PromiseState {
         let promise = Promise<Int>()
         promise.cancel()
         #expect(promise.state.isCancelled)
-        #expect(throws: PromiseError.cancelled) { try promise.get() }
+        #expect(throws: PromiseError.cancelled) { try promise.settled() }
         promise.fulfill(1)
         #expect(promise.state.isCancelled)
     }
@@ -35,7 +35,7 @@ private extension PromiseState {
         #expect(fulfilled.state.value == 1)
         let rejected = Promise<Int>(error: Boom())
         rejected.cancel()
-        #expect(throws: Boom()) { try rejected.get() }
+        #expect(throws: Boom()) { try rejected.settled() }
     }
 
     @Test func cancellationTravelsToAllDescendants() {
@@ -62,7 +62,7 @@ private extension PromiseState {
         #expect(root.isPending)
         #expect(sibling.isPending)
         root.fulfill(10)
-        #expect(try sibling.get() == 9)
+        #expect(try sibling.settled() == 9)
         #expect(child.state.isCancelled)
     }
 
@@ -73,7 +73,7 @@ private extension PromiseState {
         let grandchild = child.then { $0 + 1 }
         // Handlers run in the order they were added: once this one has run, the child
         // has adopted `inner` and is waiting for it.
-        try root.then { _ in }.get()
+        try root.then { _ in }.settled()
         #expect(child.isPending)
         root.cancel()
         #expect(root.state.value == 1)
@@ -91,15 +91,15 @@ private extension PromiseState {
             return value
         }
         root.cancel()
-        #expect(throws: PromiseError.cancelled) { try child.get() }
+        #expect(throws: PromiseError.cancelled) { try child.settled() }
         let late = root.then { value -> Int in
             calls.increment()
             return value
         }
-        #expect(throws: PromiseError.cancelled) { try late.get() }
+        #expect(throws: PromiseError.cancelled) { try late.settled() }
         let finalized = Counter()
         let last = root.finally { finalized.increment() }
-        #expect(throws: PromiseError.cancelled) { try last.get() }
+        #expect(throws: PromiseError.cancelled) { try last.settled() }
         #expect(calls.value == 0)
         #expect(finalized.value == 1)
     }
@@ -129,8 +129,8 @@ private extension PromiseState {
         rejected.reject(Boom())
         // Handlers of one promise run in the order they were added: once these have
         // run, so have the ones above.
-        try fulfilled.then { _ in }.get()
-        #expect(try rejected.catch { _ in 2 }.get() == 2)
+        try fulfilled.then { _ in }.settled()
+        #expect(try rejected.catch { _ in 2 }.settled() == 2)
         #expect(handlers.value == 0)
         #expect(finalized.value == 1)
         for child in children { #expect(child.state.isCancelled) }
@@ -146,11 +146,11 @@ private extension PromiseState {
         }
         DispatchQueue.concurrentPerform(iterations: 100) { _ in promise.cancel() }
         promise.cancel()
-        try fired.get()
+        try fired.settled()
         let lateHook = Promise<Void>()
         promise.onCancel { lateHook.fulfill(()) }
-        try lateHook.get()
-        try Promise(value: 0).then { _ in }.get()
+        try lateHook.settled()
+        try Promise(value: 0).then { _ in }.settled()
         #expect(calls.value == 1)
     }
 
@@ -162,7 +162,7 @@ private extension PromiseState {
         promise.cancel()
         let lateHook = Counter()
         promise.onCancel { lateHook.increment() }
-        try promise.then { _ in }.get()
+        try promise.then { _ in }.settled()
         #expect(calls.value == 0)
         #expect(lateHook.value == 0)
     }
@@ -173,14 +173,14 @@ private extension PromiseState {
         let fired = Promise<Void>()
         child.onCancel { fired.fulfill(()) }
         root.cancel()
-        try fired.get()
+        try fired.settled()
     }
 
     @Test func cancelFromInsideAHandlerDoesNotDeadlock() throws {
         let root = Promise<Int>()
         let family = Promise<(Promise<Int>, Promise<Int>)>()
         let child = root.then { value -> Int in
-            let (child, grandchild) = try family.get()
+            let (child, grandchild) = try family.settled()
             grandchild.cancel()
             child.cancel()
             root.cancel()
@@ -189,8 +189,8 @@ private extension PromiseState {
         let grandchild = child.then { $0 + 1 }
         family.fulfill((child, grandchild))
         root.fulfill(1)
-        #expect(throws: PromiseError.cancelled) { try child.get() }
-        #expect(throws: PromiseError.cancelled) { try grandchild.get() }
+        #expect(throws: PromiseError.cancelled) { try child.settled() }
+        #expect(throws: PromiseError.cancelled) { try grandchild.settled() }
         #expect(root.state.value == 1)
     }
 
@@ -205,12 +205,12 @@ private extension PromiseState {
             }
             .finally { finalized.increment() }
         root.cancel()
-        #expect(throws: PromiseError.cancelled) { try result.get() }
+        #expect(throws: PromiseError.cancelled) { try result.settled() }
         let late = Promise<Int>(error: PromiseError.cancelled).catch { _ in
             caught.increment()
             return 0
         }
-        #expect(throws: PromiseError.cancelled) { try late.get() }
+        #expect(throws: PromiseError.cancelled) { try late.settled() }
         #expect(caught.value == 0)
         #expect(finalized.value == 1)
     }
@@ -220,7 +220,7 @@ private extension PromiseState {
         var last = root
         for _ in 0..<10_000 { last = last.then { $0 + 1 } }
         root.cancel()
-        #expect(throws: PromiseError.cancelled) { try last.get() }
+        #expect(throws: PromiseError.cancelled) { try last.settled() }
     }
 
     @Test func cancellingAWrapperPromiseStopsItsRequest() async {

@@ -31,7 +31,7 @@ private final class Log: @unchecked Sendable {
                 log.add("catch \(error is Boom)")
                 return "zastępczy"
             }
-        #expect(try recovered.get() == "zastępczy")
+        #expect(try recovered.settled() == "zastępczy")
         #expect(log.all == ["catch true"])
     }
 
@@ -41,7 +41,7 @@ private final class Log: @unchecked Sendable {
             log.add("catch")
             return 0
         }
-        #expect(try value.get() == 3)
+        #expect(try value.settled() == 3)
         #expect(log.all.isEmpty)
     }
 
@@ -49,12 +49,12 @@ private final class Log: @unchecked Sendable {
         let result = Promise<Int>(error: Boom())
             .catch { _ in 10 }
             .then { $0 + 1 }
-        #expect(try result.get() == 11)
+        #expect(try result.settled() == 11)
     }
 
     @Test func catchMayThrowAnotherError() {
         let result = Promise<Int>(error: Boom()).catch { _ -> Int in throw Other() }
-        #expect(throws: Other()) { try result.get() }
+        #expect(throws: Other()) { try result.settled() }
     }
 
     @Test func aThrowingThenIsCaughtFurtherDown() throws {
@@ -66,7 +66,7 @@ private final class Log: @unchecked Sendable {
                 return value
             }
             .catch { error in error is Other ? -1 : 0 }
-        #expect(try result.get() == -1)
+        #expect(try result.settled() == -1)
         #expect(log.all.isEmpty)
     }
 
@@ -74,8 +74,8 @@ private final class Log: @unchecked Sendable {
         let log = Log()
         let success = Promise(value: 5).finally { log.add("finally ok") }
         let failure = Promise<Int>(error: Boom()).finally { log.add("finally error") }
-        #expect(try success.get() == 5)
-        #expect(throws: Boom()) { try failure.get() }
+        #expect(try success.settled() == 5)
+        #expect(throws: Boom()) { try failure.settled() }
         #expect(Set(log.all) == ["finally ok", "finally error"])
     }
 
@@ -90,7 +90,7 @@ private final class Log: @unchecked Sendable {
                 return 0
             }
             .finally { log.add("koniec") }
-        #expect(try count.get() == 0)
+        #expect(try count.settled() == 0)
         #expect(log.all == [TimetableError.unknownStation("Kraków Zachód").description, "koniec"])
     }
 }
