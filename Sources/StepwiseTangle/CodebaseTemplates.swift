@@ -1,5 +1,8 @@
+import StepwiseModel
+
 /// The typed contexts of the codebase's templates (`Templates/Codebase/*.mustache`), one
-/// per template: a template can only name what its type has.
+/// per template: a template can only name what its type has. Dependency lists hold entries as
+/// `Package.swift` spells them, written by the two `dependency` functions alone.
 enum CodebaseTemplates {
     /// `Package.swift.mustache`.
     struct Package {
@@ -11,8 +14,7 @@ enum CodebaseTemplates {
             var name: String
             var testName: String
             /// What the target (and its tests) import besides the step: its system libraries,
-            /// then the products of the packages its step and earlier steps declare, each as
-            /// Swift code for a dependency list (`"CSQLite"`, `.product(name: …, package: …)`).
+            /// then the products of the packages its step and earlier steps declare.
             var dependencies: [String]
             var hasDependencies: Bool
         }
@@ -36,15 +38,18 @@ enum CodebaseTemplates {
 
     /// A tutorial's benchmark executable, in `Package.swift` and the README.
     struct Benchmark {
-        struct Product {
-            var name: String
-            var package: String
-        }
         var tutorialID: String
         var name: String
         var target: String
         var dependencies: [String]
-        var products: [Product]
+    }
+
+    /// One entry of a dependency list in `Package.swift`: a target of the package.
+    static func dependency(target name: String) -> String { "\"\(name)\"" }
+
+    /// One entry of a dependency list in `Package.swift`: a package's product.
+    static func dependency(on package: PackageDependency) -> String {
+        ".product(name: \"\(package.product)\", package: \"\(package.identity)\")"
     }
 
     /// `README.md.mustache`.

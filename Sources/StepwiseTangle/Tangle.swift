@@ -73,9 +73,12 @@ public struct Tangle: Sendable {
             header: header,
             systemLibraries: libraries.map { .init(name: $0.name, path: PackageLayout.sources(of: $0.name)) },
             targets: targets.map { target in
-                let libraries = (librariesOf[target.tutorialID] ?? []).map { "\"\($0)\"" }
-                let products = manifests[target.tutorialID]!.steps.prefix(target.number).flatMap(\.packages).map {
-                    #".product(name: "\#($0.product)", package: "\#($0.identity)")"#
+                let libraries = (librariesOf[target.tutorialID] ?? []).map(CodebaseTemplates.dependency(target:))
+                // A product that two steps declare is listed once.
+                var products: [String] = []
+                for package in manifests[target.tutorialID]!.steps.prefix(target.number).flatMap(\.packages) {
+                    let product = CodebaseTemplates.dependency(on: package)
+                    if !products.contains(product) { products.append(product) }
                 }
                 let dependencies = libraries + products
                 return .init(
@@ -85,8 +88,8 @@ public struct Tangle: Sendable {
             lessons: lessons.map { lesson in
                 .init(
                     name: lesson.name, target: lesson.target,
-                    dependencies: targets.filter { $0.tutorialID == lesson.tutorialID }.map(\.name)
-                        + (librariesOf[lesson.tutorialID] ?? []))
+                    dependencies: (targets.filter { $0.tutorialID == lesson.tutorialID }.map(\.name)
+                        + (librariesOf[lesson.tutorialID] ?? [])).map(CodebaseTemplates.dependency(target:)))
             },
             benchmarks: benchmarks, packages: packages.map { .init(url: $0.url, from: $0.from) },
             hasPackages: !packages.isEmpty)
@@ -149,8 +152,9 @@ public struct Tangle: Sendable {
             lines: benchmark.lines)
         let context = CodebaseTemplates.Benchmark(
             tutorialID: manifest.id, name: PackageLayout.benchmarkProduct(tutorialID: manifest.id), target: target,
-            dependencies: [last.name] + manifest.systemLibraries.map(\.name),
-            products: manifest.benchmarkPackages.map { .init(name: $0.product, package: $0.identity) })
+            dependencies: ([last.name] + manifest.systemLibraries.map(\.name)).map(
+                CodebaseTemplates.dependency(target:))
+                + manifest.benchmarkPackages.map(CodebaseTemplates.dependency(on:)))
         return (file, context)
     }
 

@@ -14,6 +14,12 @@ struct TangleTests {
             .tangle([try LanguageCheck().check(tutorial)])
     }
 
+    /// Writes the benchmark's source, `bench/Speed.swift`, that a manifest edit declares.
+    private func writeBenchmark(_ source: String, in sandbox: Sandbox) throws {
+        try FileManager.default.createDirectory(atPath: sandbox.path("bench"), withIntermediateDirectories: true)
+        try source.write(toFile: sandbox.path("bench/Speed.swift"), atomically: true, encoding: .utf8)
+    }
+
     @Test func twoTutorialsThatDeclareOneSystemLibraryDifferentlyAreRefusedWithBothPlaces() async throws {
         let sandbox = try Sandbox()
         let second = sandbox.content.appendingPathComponent("welcome")
@@ -103,10 +109,7 @@ struct TangleTests {
                   <benchmark file="bench/Speed.swift"/>
                   <step id="hello">
                 """)
-        try FileManager.default.createDirectory(
-            atPath: sandbox.path("bench"), withIntermediateDirectories: true)
-        try "let started = ContinuousClock.now\nprint(Greeter(name: \"x\"))\n".write(
-            toFile: sandbox.path("bench/Speed.swift"), atomically: true, encoding: .utf8)
+        try writeBenchmark("let started = ContinuousClock.now\nprint(Greeter(name: \"x\"))\n", in: sandbox)
         let codebase = try await tangle(sandbox)
         let package = try #require(codebase.file("Package.swift")?.contents)
         #expect(package.contains(#".systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),"#))
@@ -139,9 +142,7 @@ struct TangleTests {
                   </benchmark>
                   <step id="hello">
                 """)
-        try FileManager.default.createDirectory(
-            atPath: sandbox.path("bench"), withIntermediateDirectories: true)
-        try "import OpenCombine\n".write(toFile: sandbox.path("bench/Speed.swift"), atomically: true, encoding: .utf8)
+        try writeBenchmark("import OpenCombine\n", in: sandbox)
         let package = try #require(try await tangle(sandbox).file("Package.swift")?.contents)
         #expect(
             package.contains(
@@ -174,6 +175,22 @@ struct TangleTests {
         #expect(package.contains(#".testTarget(name: "GreetingStep01Tests", dependencies: ["GreetingStep01"]),"#))
     }
 
+    @Test func aProductThatTwoStepsDeclareIsListedOnce() async throws {
+        let sandbox = try Sandbox()
+        let declaration =
+            #"<package url="https://github.com/apple/swift-collections" from="1.6.0" product="DequeModule"/>"#
+        try sandbox.edit(
+            "manifest.xml", replacing: #"<hidden-test file="tests/GreeterTests.swift"/>"#,
+            with: #"<hidden-test file="tests/GreeterTests.swift"/>"# + declaration)
+        try sandbox.edit(
+            "manifest.xml", replacing: #"<remove file="GreeterTests.swift"/>"#,
+            with: #"<remove file="GreeterTests.swift"/>"# + declaration)
+        let package = try #require(try await tangle(sandbox).file("Package.swift")?.contents)
+        let product = #".product(name: "DequeModule", package: "swift-collections")"#
+        #expect(package.contains(#".target(name: "GreetingStep02", dependencies: [\#(product)]),"#))
+        #expect(package.components(separatedBy: ".package(url:").count == 2, "one package")
+    }
+
     @Test func aStepPackageAndABenchmarkPackageThatDisagreeAreRefusedWithBothPlaces() async throws {
         let sandbox = try Sandbox()
         try sandbox.edit(
@@ -185,8 +202,7 @@ struct TangleTests {
                   <step id="hello">
                     <package url="https://github.com/apple/swift-collections" from="1.6.0" product="DequeModule"/>
                 """)
-        try FileManager.default.createDirectory(atPath: sandbox.path("bench"), withIntermediateDirectories: true)
-        try "import HeapModule\n".write(toFile: sandbox.path("bench/Speed.swift"), atomically: true, encoding: .utf8)
+        try writeBenchmark("import HeapModule\n", in: sandbox)
         let error = try await #require(throws: DiagnosticError.self) { try await tangle(sandbox) }
         let problem = try #require(error.diagnostics.first)
         #expect(problem.message == "package 'swift-collections' is declared differently in two places")
