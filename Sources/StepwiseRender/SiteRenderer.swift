@@ -17,7 +17,7 @@ public struct SiteFile: Sendable, Hashable {
     }
 }
 
-/// The fifth stage: a web site per language from the Mustache templates in `Templates/Site`.
+/// The sixth stage: a web site per language from the Mustache templates in `Templates/Site`.
 ///
 /// Every listing carries its real status (`data-status="verified|unverified|failed"`);
 /// only a verified one says it was compiled and tested. A site built without verification

@@ -3,7 +3,7 @@ import Mustache
 import StepwiseModel
 import StepwiseTemplates
 
-/// The third stage: turns checked tutorials into the generated package, in memory.
+/// The fourth stage: turns checked tutorials into the generated package, in memory.
 ///
 /// Each step's module holds every file of the steps so far, later versions winning. The
 /// source language's code makes the step's target; a translation whose string literals

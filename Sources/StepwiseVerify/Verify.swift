@@ -1,7 +1,7 @@
 import Foundation
 import StepwiseModel
 
-/// The fourth stage: builds every step of the generated codebase with one SwiftPM build,
+/// The fifth stage: builds every step of the generated codebase with one SwiftPM build,
 /// runs every step's tests (as many times as asked), runs every step's program in every
 /// language and compares what it prints with the step's expected output. Every failure is
 /// mapped back to the line of the tutorial source it came from.
