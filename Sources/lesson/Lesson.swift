@@ -119,7 +119,7 @@ struct Lesson: AsyncParsableCommand {
         terminal.write(terminal.styled(strings["lesson.building"], "2") + "\n")
         let product = PackageLayout.lessonProduct(tutorialID: tutorial)
         let build = try await Subprocess.run(
-            .name("swift"), arguments: ["build", "--package-path", codebase, "--product", product],
+            .name(paths.buildOptions.swift), arguments: ["build", "--package-path", codebase, "--product", product],
             output: .string(limit: 64 << 20), error: .combinedWithOutput)
         guard build.terminationStatus.isSuccess else {
             terminal.write(build.standardOutput)
