@@ -190,10 +190,3 @@ enum FileAccess {
         return try contents(of: path)
     }
 }
-
-extension String {
-    /// Runs of white space (line breaks included) folded into one space, ends trimmed.
-    func collapsingWhitespace() -> String {
-        split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-    }
-}

@@ -210,18 +210,7 @@ public enum XLIFFImport {
 
     /// `text` with each run of XML white space (space, tab, carriage return, line feed) as one space.
     private static func foldingSpace(_ text: String) -> String {
-        var result = ""
-        var inSpace = false
-        for scalar in text.unicodeScalars {
-            if scalar == " " || scalar == "\t" || scalar == "\r" || scalar == "\n" {
-                if !inSpace { result.append(" ") }
-                inSpace = true
-            } else {
-                result.unicodeScalars.append(scalar)
-                inSpace = false
-            }
-        }
-        return result
+        String(text.unicodeScalars.foldingRuns(where: { " \t\r\n".unicodeScalars.contains($0) }, into: " "))
     }
 
     /// Merges `xliff` into the translation `text` of `tutorial`, whose source is split into
