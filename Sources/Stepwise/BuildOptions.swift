@@ -1,3 +1,5 @@
+import StepwiseVerify
+
 /// Where the pipeline reads and writes, and what it does.
 public struct BuildOptions: Sendable {
     /// The tutorials' folder.
@@ -9,9 +11,9 @@ public struct BuildOptions: Sendable {
     /// Whether to build, test and run the codebase.
     public var verify = true
     /// The `swift` executable used to build the codebase.
-    public var swift = "swift"
+    public var swift = Verify.defaultSwift
     /// How long the test run may take.
-    public var testTimeout: Duration = .seconds(300)
+    public var testTimeout = Verify.defaultTestTimeout
     /// How many times every step's tests run; a test that passes in some runs and fails in
     /// others is reported as flaky and fails the build.
     public var repetitions = 1

@@ -29,16 +29,6 @@ public enum InlineMarkup {
 
     /// `text` with `&`, `<` and `>` (and with `quotes`, `"`) as character references.
     public static func escape(_ text: String, quotes: Bool = false) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"" where quotes: result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
+        text.escapingMarkup(quotes: quotes)
     }
 }

@@ -6,13 +6,13 @@ public struct PathOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "The tutorials' folder: one folder per tutorial with manifest.xml and <lang>.xml.", valueName: "folder"))
-    public var content = "Content"
+    public var content = BuildOptions().content
 
     @Option(help: ArgumentHelp("The templates' folder, with Codebase/ and Site/ inside.", valueName: "folder"))
-    public var templates = "Templates"
+    public var templates = BuildOptions().templates
 
     @Option(help: ArgumentHelp("The folder to write to; nothing is written outside it.", valueName: "folder"))
-    public var output = "Output"
+    public var output = BuildOptions().output
 
     /// The defaults: `Content`, `Templates`, `Output`.
     public init() {}

@@ -42,6 +42,10 @@ public struct Listing: Sendable, Hashable {
 
     /// The lines a reader sees: no hidden lines and no region markers.
     public var visibleLines: [CodeLine] { lines.filter { !$0.isHidden && $0.regionMarker == nil } }
+
+    /// What the listing is captioned with on a page, in the terminal and in the search index:
+    /// its file, and the region it shows (`Greeter.swift — greet`).
+    public var caption: String { region.map { "\(file) — \($0)" } ?? file }
 }
 
 /// One line of a listing.

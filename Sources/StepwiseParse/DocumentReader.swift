@@ -229,21 +229,3 @@ enum LinkRules {
         return beforeColon.contains("/") || beforeColon.contains("#") || beforeColon.contains("?")
     }
 }
-
-extension String {
-    /// Runs of white space folded into one space; the ends are kept (as one space).
-    func foldingWhitespace() -> String {
-        var result = ""
-        var lastWasSpace = false
-        for character in self {
-            if character.isWhitespace {
-                if !lastWasSpace { result.append(" ") }
-                lastWasSpace = true
-            } else {
-                result.append(character)
-                lastWasSpace = false
-            }
-        }
-        return result
-    }
-}

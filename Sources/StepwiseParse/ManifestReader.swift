@@ -5,6 +5,8 @@ import StepwiseModel
 struct ManifestReader {
     let schema: RelaxNGSchema
 
+    /// The manifest in `file`, of the tutorial folder `directory` named `folderName`; every
+    /// problem found is thrown at once.
     func read(file: String, directory: String, folderName: String) throws(DiagnosticError) -> Manifest {
         let tree = try XMLTree(file: file, contents: try FileAccess.contents(of: file, inTutorial: directory))
         try tree.validate(against: schema)
@@ -18,6 +20,23 @@ struct ManifestReader {
                     "tutorial id '\(id)' does not match its folder '\(folderName)'",
                     at: root.location(ofAttribute: "id")))
         }
+        let source = root.attribute("source")!
+        let (titles, languages) = titles(of: root, source: source, problems: &problems)
+        let steps = steps(of: root, in: directory, problems: &problems)
+        let libraries = systemLibraries(of: root, problems: &problems)
+        let (benchmark, benchmarkPackages) = benchmark(of: root, in: directory, problems: &problems)
+        if !problems.isEmpty { throw DiagnosticError(problems) }
+        return Manifest(
+            id: id, file: file, directory: directory, sourceLanguage: source, languages: languages, titles: titles,
+            moduleName: root.attribute("module")!, entryPoint: root.attribute("entry")!, steps: steps,
+            systemLibraries: libraries, benchmark: benchmark, benchmarkPackages: benchmarkPackages)
+    }
+
+    /// The titles by language, and the languages: the `source` language first, then the others
+    /// in the order of their titles.
+    private func titles(of root: XMLElement, source: String, problems: inout [Diagnostic]) -> (
+        titles: [String: String], languages: [String]
+    ) {
         var titles: [String: String] = [:]
         var languages: [String] = []
         for title in root.elements where title.name == "title" {
@@ -28,15 +47,18 @@ struct ManifestReader {
             titles[language] = title.text.collapsingWhitespace()
             languages.append(language)
         }
-        let source = root.attribute("source")!
         if titles[source] == nil {
             problems.append(
                 .error(
                     "the source language '\(source)' has no <title xml:lang=\"\(source)\">",
                     at: root.location(ofAttribute: "source")))
         }
-        languages = [source] + languages.filter { $0 != source }
+        return (titles, [source] + languages.filter { $0 != source })
+    }
 
+    /// The `<step>`s, each with its hidden tests, removed files and packages; step ids and
+    /// hidden tests' names must be unique across the tutorial.
+    private func steps(of root: XMLElement, in directory: String, problems: inout [Diagnostic]) -> [ManifestStep] {
         var steps: [ManifestStep] = []
         var stepIDs: [String: SourceLocation] = [:]
         var hiddenTargets: [String: SourceLocation] = [:]
@@ -49,40 +71,52 @@ struct ManifestReader {
                         notes: [.note("first used here", at: earlier)]))
             }
             stepIDs[stepID] = element.location(ofAttribute: "id")
-            var hidden: [HiddenFile] = []
-            var removed: [String] = []
-            var packages: [PackageDependency] = []
-            for child in element.elements {
-                if child.name == "package" {
-                    packages.append(packageDependency(child))
-                    continue
-                }
-                let path = child.attribute("file")!
-                let location = child.location(ofAttribute: "file")
-                if let problem = PathRules.problem(withRelativePath: path) {
-                    problems.append(.error("file '\(path)' \(problem)", at: location))
-                    continue
-                }
-                if child.name == "remove" {
-                    removed.append(path)
-                    continue
-                }
-                guard let file = hiddenFile(path, in: directory, at: location, problems: &problems) else { continue }
-                let target = file.target
-                if let earlier = hiddenTargets[target] {
-                    problems.append(
-                        .error(
-                            "a second hidden test named '\(target)'; hidden tests join one test target, so their file names must differ",
-                            at: location, notes: [.note("first used here", at: earlier)]))
-                }
-                hiddenTargets[target] = location
-                hidden.append(file)
-            }
             steps.append(
-                ManifestStep(
-                    id: stepID, location: element.location, hiddenTests: hidden, removedFiles: removed,
-                    packages: packages))
+                step(element, id: stepID, in: directory, hiddenTargets: &hiddenTargets, problems: &problems))
         }
+        return steps
+    }
+
+    /// The `<step>` `element`; `hiddenTargets` holds where each hidden test name was used so far.
+    private func step(
+        _ element: XMLElement, id stepID: String, in directory: String,
+        hiddenTargets: inout [String: SourceLocation], problems: inout [Diagnostic]
+    ) -> ManifestStep {
+        var hidden: [HiddenFile] = []
+        var removed: [String] = []
+        var packages: [PackageDependency] = []
+        for child in element.elements {
+            if child.name == "package" {
+                packages.append(packageDependency(child))
+                continue
+            }
+            let path = child.attribute("file")!
+            let location = child.location(ofAttribute: "file")
+            if let problem = PathRules.problem(withRelativePath: path) {
+                problems.append(.error("file '\(path)' \(problem)", at: location))
+                continue
+            }
+            if child.name == "remove" {
+                removed.append(path)
+                continue
+            }
+            guard let file = hiddenFile(path, in: directory, at: location, problems: &problems) else { continue }
+            let target = file.target
+            if let earlier = hiddenTargets[target] {
+                problems.append(
+                    .error(
+                        "a second hidden test named '\(target)'; hidden tests join one test target, so their file names must differ",
+                        at: location, notes: [.note("first used here", at: earlier)]))
+            }
+            hiddenTargets[target] = location
+            hidden.append(file)
+        }
+        return ManifestStep(
+            id: stepID, location: element.location, hiddenTests: hidden, removedFiles: removed, packages: packages)
+    }
+
+    /// The `<system-library>` declarations; each name once.
+    private func systemLibraries(of root: XMLElement, problems: inout [Diagnostic]) -> [SystemLibrary] {
         var libraries: [SystemLibrary] = []
         for element in root.elements where element.name == "system-library" {
             let library = SystemLibrary(
@@ -96,23 +130,22 @@ struct ManifestReader {
             }
             libraries.append(library)
         }
-        var benchmark: HiddenFile?
-        var benchmarkPackages: [PackageDependency] = []
-        if let element = root.elements.first(where: { $0.name == "benchmark" }) {
-            benchmarkPackages = element.elements.filter { $0.name == "package" }.map(packageDependency)
-            let path = element.attribute("file")!
-            let location = element.location(ofAttribute: "file")
-            if let problem = PathRules.problem(withRelativePath: path) {
-                problems.append(.error("file '\(path)' \(problem)", at: location))
-            } else {
-                benchmark = hiddenFile(path, in: directory, at: location, problems: &problems)
-            }
+        return libraries
+    }
+
+    /// The `<benchmark>`'s program and packages; nil and none when there is no benchmark.
+    private func benchmark(of root: XMLElement, in directory: String, problems: inout [Diagnostic]) -> (
+        HiddenFile?, [PackageDependency]
+    ) {
+        guard let element = root.elements.first(where: { $0.name == "benchmark" }) else { return (nil, []) }
+        let packages = element.elements.filter { $0.name == "package" }.map(packageDependency)
+        let path = element.attribute("file")!
+        let location = element.location(ofAttribute: "file")
+        if let problem = PathRules.problem(withRelativePath: path) {
+            problems.append(.error("file '\(path)' \(problem)", at: location))
+            return (nil, packages)
         }
-        if !problems.isEmpty { throw DiagnosticError(problems) }
-        return Manifest(
-            id: id, file: file, directory: directory, sourceLanguage: source, languages: languages, titles: titles,
-            moduleName: root.attribute("module")!, entryPoint: root.attribute("entry")!, steps: steps,
-            systemLibraries: libraries, benchmark: benchmark, benchmarkPackages: benchmarkPackages)
+        return (hiddenFile(path, in: directory, at: location, problems: &problems), packages)
     }
 
     /// The package a `<package>` element declares (the schema has checked its attributes).
@@ -188,12 +221,5 @@ enum FileAccess {
                     at: SourceLocation(file: path, line: 1)))
         }
         return try contents(of: path)
-    }
-}
-
-extension String {
-    /// Runs of white space (line breaks included) folded into one space, ends trimmed.
-    func collapsingWhitespace() -> String {
-        split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 }

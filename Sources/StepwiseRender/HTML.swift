@@ -6,19 +6,7 @@ import StepwiseModel
 enum HTML {
     /// Text with `&`, `<`, `>`, `"` and `'` replaced by entities.
     static func escape(_ text: some StringProtocol) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
+        text.escapingMarkup(quotes: true, apostrophes: true)
     }
 
     /// Inline text as HTML, the prose's spaces set by the language's `typography` (code,

@@ -34,7 +34,7 @@ struct SearchIndex: Encodable {
                 texts.append(Self.text(inlines, typography))
             case .item(let item, _, _): texts.append(Self.text(item.inlines, typography))
             case .block(.listing(let listing)):
-                texts.append(listing.region.map { "\(listing.file) — \($0)" } ?? listing.file)
+                texts.append(listing.caption)
             case .block(.list), .block(.note): return true
             case .block(.output), .inline: break
             }

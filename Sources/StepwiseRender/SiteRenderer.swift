@@ -17,7 +17,7 @@ public struct SiteFile: Sendable, Hashable {
     }
 }
 
-/// The fifth stage: a web site per language from the Mustache templates in `Templates/Site`.
+/// The sixth stage: a web site per language from the Mustache templates in `Templates/Site`.
 ///
 /// Every listing carries its real status (`data-status="verified|unverified|failed"`);
 /// only a verified one says it was compiled and tested. A site built without verification
@@ -194,7 +194,7 @@ public struct SiteRenderer: Stage {
             }
             return Pages.Block(
                 listing: Pages.Listing(
-                    id: listing.id, caption: listing.region.map { "\(listing.file) — \($0)" } ?? listing.file,
+                    id: listing.id, caption: listing.caption,
                     isTest: listing.kind == .test, stale: isStale(listing.location) ? strings["stale"] : nil,
                     code: highlightedLines(listing.visibleLines.map(\.code)).enumerated().map { line, html in
                         changed.contains(line) ? Self.mark(html, as: "changed") : html

@@ -3,7 +3,7 @@ import Mustache
 import StepwiseModel
 import StepwiseTemplates
 
-/// The third stage: turns checked tutorials into the generated package, in memory.
+/// The fourth stage: turns checked tutorials into the generated package, in memory.
 ///
 /// Each step's module holds every file of the steps so far, later versions winning. The
 /// source language's code makes the step's target; a translation whose string literals
@@ -24,52 +24,105 @@ public struct Tangle: Sendable {
     /// The generated package for `tutorials`.
     public func tangle(_ tutorials: [CheckedTutorial]) async throws(DiagnosticError) -> Codebase {
         let library = try await TemplateFolder.load(templates)
-        var files: [GeneratedFile] = []
-        var targets: [StepTarget] = []
-        var lessons: [LessonProduct] = []
-        var lessonFiles: [GeneratedFile] = []
-        var benchmarks: [CodebaseTemplates.Benchmark] = []
+        var parts: [TutorialPart] = []
         var problems: [Diagnostic] = []
         var libraries: [SystemLibrary] = []
         var packages: [PackageDependency] = []
         for tutorial in tutorials {
-            let manifest = tutorial.tutorial.manifest
-            for package in manifest.steps.flatMap(\.packages) + manifest.benchmarkPackages {
-                add(
-                    package, to: &packages, named: "package '\(package.identity)'", key: \.identity,
-                    same: { ($0.url, $0.from) == ($1.url, $1.from) }, at: \.location, problems: &problems)
-            }
-            for library in manifest.systemLibraries {
-                add(
-                    library, to: &libraries, named: "system library '\(library.name)'", key: \.name,
-                    same: { ($0.link, $0.header) == ($1.link, $1.header) }, at: \.location, problems: &problems)
-            }
+            declare(tutorial.tutorial.manifest, packages: &packages, libraries: &libraries, problems: &problems)
             do {
-                let (tutorialFiles, tutorialTargets) = try steps(of: tutorial)
-                files += tutorialFiles
-                targets += tutorialTargets
-                if let benchmark = try benchmark(of: tutorial.tutorial.manifest, last: tutorialTargets) {
-                    files.append(benchmark.file)
-                    benchmarks.append(benchmark.context)
-                }
-                let lesson = LessonProduct(
-                    tutorialID: tutorial.tutorial.id,
-                    name: PackageLayout.lessonProduct(tutorialID: tutorial.tutorial.id),
-                    target: PackageLayout.lessonTarget(module: tutorial.tutorial.manifest.moduleName))
-                lessons.append(lesson)
-                lessonFiles.append(
-                    try render(
-                        library, "Lesson.swift", to: PackageLayout.sources(of: lesson.target) + "/main.swift",
-                        lessonContext(lesson, tutorial: tutorial.tutorial, targets: tutorialTargets)))
+                parts.append(try part(of: tutorial, library: library))
             } catch {
                 problems += error.diagnostics
             }
         }
         if !problems.isEmpty { throw DiagnosticError(problems) }
+        let targets = parts.flatMap(\.targets)
+        let lessons = parts.map(\.lesson)
+        let benchmarks = parts.compactMap(\.benchmark)
+        var files = parts.flatMap(\.files)
+        for systemLibrary in libraries {
+            let context = CodebaseTemplates.SystemLibrary(
+                header: header, link: systemLibrary.link, include: systemLibrary.header, name: systemLibrary.name)
+            let folder = PackageLayout.sources(of: systemLibrary.name)
+            files.append(try render(library, "module.modulemap", to: folder + "/module.modulemap", context))
+            files.append(try render(library, "shim.h", to: folder + "/shim.h", context))
+        }
+        let package = packageContext(
+            tutorials, targets: targets, lessons: lessons, benchmarks: benchmarks, libraries: libraries,
+            packages: packages)
+        let readme = CodebaseTemplates.Readme(
+            header: header, exampleTest: targets.first?.testName ?? "",
+            lessons: zip(lessons, tutorials).map { lesson, tutorial in
+                .init(
+                    tutorialID: lesson.tutorialID, name: lesson.name,
+                    firstLanguage: tutorial.tutorial.manifest.sourceLanguage,
+                    stepRange: "1–\(tutorial.tutorial.manifest.steps.count)")
+            },
+            benchmarks: benchmarks, hasBenchmarks: !benchmarks.isEmpty)
+        files.append(try render(library, "Package.swift", to: "Package.swift", package))
+        files.append(try render(library, "README.md", to: "README.md", readme))
+        return Codebase(
+            files: (files + parts.map(\.lessonFile)).sorted { $0.path < $1.path }, targets: targets, lessons: lessons)
+    }
+
+    /// What one tutorial adds to the package.
+    private struct TutorialPart {
+        /// Its steps' files and its benchmark's.
+        var files: [GeneratedFile]
+        /// Its step targets, variants included.
+        var targets: [StepTarget]
+        /// Its benchmark's template context, when it has one.
+        var benchmark: CodebaseTemplates.Benchmark?
+        /// Its lesson executable.
+        var lesson: LessonProduct
+        /// The lesson's `main.swift`.
+        var lessonFile: GeneratedFile
+    }
+
+    /// The steps, benchmark and lesson of `tutorial`.
+    private func part(of tutorial: CheckedTutorial, library: MustacheLibrary) throws(DiagnosticError) -> TutorialPart {
+        var (files, targets) = try steps(of: tutorial)
+        let benchmark = try benchmark(of: tutorial.tutorial.manifest, last: targets)
+        if let benchmark { files.append(benchmark.file) }
+        let lesson = LessonProduct(
+            tutorialID: tutorial.tutorial.id,
+            name: PackageLayout.lessonProduct(tutorialID: tutorial.tutorial.id),
+            target: PackageLayout.lessonTarget(module: tutorial.tutorial.manifest.moduleName))
+        let lessonFile = try render(
+            library, "Lesson.swift", to: PackageLayout.sources(of: lesson.target) + "/main.swift",
+            lessonContext(lesson, tutorial: tutorial.tutorial, targets: targets))
+        return TutorialPart(
+            files: files, targets: targets, benchmark: benchmark?.context, lesson: lesson, lessonFile: lessonFile)
+    }
+
+    /// Adds the packages and system libraries `manifest` declares to those of the tutorials before it.
+    private func declare(
+        _ manifest: Manifest, packages: inout [PackageDependency], libraries: inout [SystemLibrary],
+        problems: inout [Diagnostic]
+    ) {
+        for package in manifest.steps.flatMap(\.packages) + manifest.benchmarkPackages {
+            add(
+                package, to: &packages, named: "package '\(package.identity)'", key: \.identity,
+                same: { ($0.url, $0.from) == ($1.url, $1.from) }, at: \.location, problems: &problems)
+        }
+        for library in manifest.systemLibraries {
+            add(
+                library, to: &libraries, named: "system library '\(library.name)'", key: \.name,
+                same: { ($0.link, $0.header) == ($1.link, $1.header) }, at: \.location, problems: &problems)
+        }
+    }
+
+    /// The context of `Package.swift`: every target with what it depends on, the lessons, the
+    /// benchmarks, the system libraries and the packages.
+    private func packageContext(
+        _ tutorials: [CheckedTutorial], targets: [StepTarget], lessons: [LessonProduct],
+        benchmarks: [CodebaseTemplates.Benchmark], libraries: [SystemLibrary], packages: [PackageDependency]
+    ) -> CodebaseTemplates.Package {
         let librariesOf = Dictionary(
             uniqueKeysWithValues: tutorials.map { ($0.tutorial.id, $0.tutorial.manifest.systemLibraries.map(\.name)) })
         let manifests = Dictionary(uniqueKeysWithValues: tutorials.map { ($0.tutorial.id, $0.tutorial.manifest) })
-        let package = CodebaseTemplates.Package(
+        return CodebaseTemplates.Package(
             header: header,
             systemLibraries: libraries.map { .init(name: $0.name, path: PackageLayout.sources(of: $0.name)) },
             targets: targets.map { target in
@@ -93,26 +146,6 @@ public struct Tangle: Sendable {
             },
             benchmarks: benchmarks, packages: packages.map { .init(url: $0.url, from: $0.from) },
             hasPackages: !packages.isEmpty)
-        for systemLibrary in libraries {
-            let context = CodebaseTemplates.SystemLibrary(
-                header: header, link: systemLibrary.link, include: systemLibrary.header, name: systemLibrary.name)
-            let folder = PackageLayout.sources(of: systemLibrary.name)
-            files.append(try render(library, "module.modulemap", to: folder + "/module.modulemap", context))
-            files.append(try render(library, "shim.h", to: folder + "/shim.h", context))
-        }
-        let readme = CodebaseTemplates.Readme(
-            header: header, exampleTest: targets.first?.testName ?? "",
-            lessons: zip(lessons, tutorials).map { lesson, tutorial in
-                .init(
-                    tutorialID: lesson.tutorialID, name: lesson.name,
-                    firstLanguage: tutorial.tutorial.manifest.sourceLanguage,
-                    stepRange: "1–\(tutorial.tutorial.manifest.steps.count)")
-            },
-            benchmarks: benchmarks, hasBenchmarks: !benchmarks.isEmpty)
-        files.append(try render(library, "Package.swift", to: "Package.swift", package))
-        files.append(try render(library, "README.md", to: "README.md", readme))
-        return Codebase(
-            files: (files + lessonFiles).sorted { $0.path < $1.path }, targets: targets, lessons: lessons)
     }
 
     /// Adds a declaration that several places may share (a package, a system library) to `known`,

@@ -1,7 +1,7 @@
 import Foundation
 import StepwiseModel
 
-/// The fourth stage: builds every step of the generated codebase with one SwiftPM build,
+/// The fifth stage: builds every step of the generated codebase with one SwiftPM build,
 /// runs every step's tests (as many times as asked), runs every step's program in every
 /// language and compares what it prints with the step's expected output. Every failure is
 /// mapped back to the line of the tutorial source it came from.
@@ -28,9 +28,14 @@ public struct Verify: Sendable {
     /// Told what the stage is doing.
     public let progress: @Sendable (String) -> Void
 
+    /// The `swift` executable unless told otherwise: the one on the `PATH`.
+    public static let defaultSwift = "swift"
+    /// How long one test run may take unless told otherwise.
+    public static let defaultTestTimeout: Duration = .seconds(300)
+
     /// Creates the stage.
     public init(
-        directory: String, swift: String = "swift", testTimeout: Duration = .seconds(300),
+        directory: String, swift: String = defaultSwift, testTimeout: Duration = defaultTestTimeout,
         programTimeout: Duration = .seconds(30), repetitions: Int = 1, cache: VerificationCache? = nil,
         reusesCache: Bool = true, progress: @escaping @Sendable (String) -> Void = { _ in }
     ) {

@@ -12,10 +12,10 @@ struct VerificationOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Seconds the whole test run may take before a test still running counts as hung.", valueName: "seconds"))
-    var testTimeout = 300
+    var testTimeout = Int(BuildOptions().testTimeout.components.seconds)
 
     @Option(help: ArgumentHelp("The swift executable that builds the codebase.", valueName: "path"))
-    var swift = "swift"
+    var swift = BuildOptions().swift
 
     /// Sets these options in the pipeline's `options`.
     func apply(to options: inout BuildOptions) {

@@ -54,9 +54,10 @@ struct Lesson: AsyncParsableCommand {
         let language =
             lang ?? Self.preferredLanguage(among: tutorial.manifest.languages) ?? tutorial.manifest.sourceLanguage
         guard let document = tutorial.documents[language] else {
-            throw ValidationError(
-                "'\(self.tutorial)' has no language '\(language)'; it has \(tutorial.manifest.languages.joined(separator: ", "))."
-            )
+            throw DiagnosticError(
+                .error(
+                    "'\(self.tutorial)' has no language '\(language)'; it has \(tutorial.manifest.languages.joined(separator: ", "))",
+                    at: SourceLocation(file: tutorial.manifest.file, line: 1)))
         }
         guard (1...document.steps.count).contains(step) else {
             throw ValidationError("'\(self.tutorial)' has steps 1 to \(document.steps.count).")
@@ -114,16 +115,18 @@ struct Lesson: AsyncParsableCommand {
     private func buildLesson(strings: InterfaceStrings, terminal: Terminal) async throws -> String {
         let codebase = paths.buildOptions.codebase
         guard FileManager.default.fileExists(atPath: codebase + "/Package.swift") else {
-            throw ValidationError("\(codebase) does not exist yet: run `swift run build-docs` first.")
+            throw DiagnosticError(
+                .error("\(codebase) does not exist yet: run `swift run build-docs` first", at: nil))
         }
         terminal.write(terminal.styled(strings["lesson.building"], "2") + "\n")
         let product = PackageLayout.lessonProduct(tutorialID: tutorial)
         let build = try await Subprocess.run(
-            .name("swift"), arguments: ["build", "--package-path", codebase, "--product", product],
+            .name(paths.buildOptions.swift), arguments: ["build", "--package-path", codebase, "--product", product],
             output: .string(limit: 64 << 20), error: .combinedWithOutput)
         guard build.terminationStatus.isSuccess else {
             terminal.write(build.standardOutput)
-            throw ValidationError("the lesson's code does not build; run `swift run build-docs` to see why.")
+            throw DiagnosticError(
+                .error("the lesson's code does not build; run `swift run build-docs` to see why", at: nil))
         }
         return codebase + "/" + PackageLayout.debugBinaries + "/" + product
     }

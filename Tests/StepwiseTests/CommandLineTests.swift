@@ -68,4 +68,21 @@ struct CommandLineTests {
         #expect(status == 65, "\(output)")
         #expect(output.contains("no tutorial 'nosuch'"))
     }
+
+    @Test func theLessonExits65AtTheManifestForALanguageTheTutorialDoesNotHave() throws {
+        let sandbox = try Sandbox()
+        let (status, output) = try run("lesson", ["greeting", "--lang", "pl"] + paths(sandbox))
+        #expect(status == 65, "\(output)")
+        #expect(
+            output.contains(
+                "\(sandbox.path("manifest.xml")):1:1: error: 'greeting' has no language 'pl'; it has de, fr"),
+            "\(output)")
+    }
+
+    @Test func theLessonExits65WhenThereIsNoCodebaseToBuildItFrom() throws {
+        let sandbox = try Sandbox()
+        let (status, output) = try run("lesson", ["greeting"] + paths(sandbox))
+        #expect(status == 65, "\(output)")
+        #expect(output.contains("error: \(sandbox.output.path)/Codebase does not exist yet"), "\(output)")
+    }
 }
