@@ -1,8 +1,9 @@
 import StepwiseTemplates
 
 /// The typed contexts of the site's templates, one per template (`Templates/Site/*.mustache`):
-/// a template can only name what its type has, and a renamed property fails to compile
-/// here rather than rendering as empty text. Text properties hold escaped HTML where the
+/// a template can only name what its type has: a renamed property fails to compile here, and
+/// a tag naming no property fails `TemplateCheckTests` rather than rendering as empty text
+/// (a new template or field needs its sample there). Text properties hold escaped HTML where the
 /// template writes them with triple braces (`{{{title}}}`), plain text everywhere else.
 enum Pages {
     /// `layout.mustache`: the frame around every page.

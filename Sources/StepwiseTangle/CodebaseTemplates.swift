@@ -2,7 +2,8 @@ import StepwiseModel
 import StepwiseTemplates
 
 /// The typed contexts of the codebase's templates (`Templates/Codebase/*.mustache`), one
-/// per template: a template can only name what its type has. Dependency lists hold entries as
+/// per template: a template can only name what its type has (`TemplateCheckTests` checks every
+/// tag, against a sample of each type kept there). Dependency lists hold entries as
 /// `Package.swift` spells them, written by the two `dependency` functions alone.
 enum CodebaseTemplates {
     /// `Package.swift.mustache`.
