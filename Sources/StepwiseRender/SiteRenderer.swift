@@ -126,7 +126,8 @@ public struct SiteRenderer: Stage {
         let stepTitle = { (step: Step) in
             (isStale(step.titleTranslation.location) ? HTML.staleMark(strings) : "") + inlines(step.title)
         }
-        let title = typography.apply(tutorial.manifest.titles[language] ?? tutorial.id)
+        let plainTitle = tutorial.manifest.titles[language] ?? tutorial.id
+        let title = typography.apply(plainTitle)
         let fileName = { (index: Int) in
             String(format: "%02d-", index + 1) + tutorial.manifest.steps[index].id + ".html"
         }
@@ -148,7 +149,7 @@ public struct SiteRenderer: Stage {
         let failed = pages.verification?.succeeded == false
         for (index, step) in document.steps.enumerated() {
             search.add(
-                href: "\(tutorial.id)/\(fileName(index))", title: typography.apply(step.title.plainText),
+                href: "\(tutorial.id)/\(fileName(index))", title: typography.plainText(step.title),
                 tutorial: title, blocks: step.blocks)
             let verdict = StepVerdict(
                 step: step, language: language, tutorial: tutorial, codebase: codebase,
@@ -171,7 +172,7 @@ public struct SiteRenderer: Stage {
             files.append(
                 try page(
                     library, "step", contents, at: "\(language)/\(tutorial.id)/\(fileName(index))", pages,
-                    title: "\(step.title.plainText) – \(title)",
+                    title: typography.plainText(step.title + [.text(" – " + plainTitle)]),
                     alternates: { available.contains($0) ? "\($0)/\(tutorial.id)/\(fileName(index))" : nil }))
         }
         return files
