@@ -111,7 +111,9 @@ struct TypographyTests {
         let shout = try #require(site["fr/greeting/02-shout.html"])
         #expect(shout.contains("<title>Dire fort\(narrow)? Oui\(noBreak): a ? b – Saluer</title>"))
         let hello = try #require(site["fr/greeting/01-hello.html"])
-        #expect(hello.contains("Suivant: Dire fort\(narrow)? Oui\(noBreak): <code>a ? b</code> →"))
+        #expect(hello.contains("Suivant\(noBreak): Dire fort\(narrow)? Oui\(noBreak): <code>a ? b</code> →"))
+        #expect(shout.contains("← Précédent\(noBreak): Dire bonjour</a>"))
+        #expect(shout.contains(#"<span class="file">Test\#(noBreak): ShoutTests.swift</span>"#))
         #expect(try searchTitles(site["fr/search-index.js"]).contains("Dire fort\(narrow)? Oui\(noBreak): a ? b"))
 
         let witaj = try #require(site["pl/greeting/01-hello.html"])
@@ -121,6 +123,20 @@ struct TypographyTests {
         let contents = try #require(site["pl/greeting/index.html"])
         #expect(contents.contains("<h1>Powitanie i\(noBreak)tło</h1>"))
         #expect(contents.contains(">Witaj w\(noBreak)tle</a>"))
+    }
+
+    /// The words before a step title or a test's file name end with their colon, which French
+    /// sets apart with a no-break space, on the page and in the terminal alike.
+    @Test func aLabelsColonFollowsTheRulesOfItsLanguage() throws {
+        let location = SourceLocation(file: "fr.xml", line: 1)
+        let listing = Listing(
+            id: "t", kind: .test, file: "ShoutTests.swift", region: nil, location: location,
+            lines: [CodeLine(code: "@Test func shout() {}", isHidden: false, location: location)])
+        for (language, caption) in [("fr", "Test\(noBreak): ShoutTests.swift"), ("de", "Test: ShoutTests.swift")] {
+            let strings = try InterfaceStrings(language: language, folder: templatesFolder + "/Site/strings")
+            let text = TerminalRenderer(width: 80, styled: false, strings: strings).listing(listing)
+            #expect(text.hasPrefix("┌ " + caption + "\n"), "\(text)")
+        }
     }
 
     /// The titles of a language's search entries.
