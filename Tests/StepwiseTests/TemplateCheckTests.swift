@@ -51,6 +51,7 @@ struct TemplateCheckTests {
             {{#previous}}{{{title}}} {{strings.nope}}{{/previous}}{{tutorialTitle.count}}
             {{#hasDiagnostics}}{{previous}}{{/hasDiagnostics}}
             {{#blocks}}{{^lats()}}, {{/lats()}}{{/blocks}}{{^last()}}{{/last()}}
+            {{#previos}}{{href}}{{/previos}}
             """
         #expect(
             check.problems(in: template, file: "step.mustache", context: step) == [
@@ -60,6 +61,7 @@ struct TemplateCheckTests {
                 "step.mustache:4: 'previous' is a Pages.StepLink, which renders as its Swift description, not text",
                 "step.mustache:5: 'lats()': a position in a list is one of even, first, index, last, odd",
                 "step.mustache:5: 'last()' reads the position in a list, outside any list",
+                "step.mustache:6: 'previos' is not a field of Pages.Step",
             ])
     }
 }
@@ -175,6 +177,7 @@ struct TemplateCheck {
             switch tag.sigil {
             case "!", "%": continue
             case nil, "&":
+                if sections.contains(where: \.isUnknown) { continue }
                 switch lookup(tag.name, in: sections) {
                 case .failure(let problem): report(problem.text)
                 case .success(let value?) where !(value is String || value is Int):
@@ -183,10 +186,14 @@ struct TemplateCheck {
                 case .success: break
                 }
             case "#", "^":
+                if sections.contains(where: \.isUnknown) {
+                    sections.append(Section(name: tag.name, value: nil, isUnknown: true))
+                    continue
+                }
                 switch lookup(tag.name, in: sections) {
                 case .failure(let problem):
                     report(problem.text)
-                    sections.append(Section(name: tag.name, value: nil))
+                    sections.append(Section(name: tag.name, value: nil, isUnknown: true))
                 case .success(let value):
                     if tag.sigil == "^" || value is Bool {
                         sections.append(Section(name: tag.name, value: nil))
@@ -195,12 +202,12 @@ struct TemplateCheck {
                         if first == nil {
                             report("the sample leaves '\(tag.name)' empty: nothing in it can be checked")
                         }
-                        sections.append(Section(name: tag.name, value: first, isList: true))
+                        sections.append(Section(name: tag.name, value: first, isList: true, isUnknown: first == nil))
                     } else {
                         if value == nil {
                             report("the sample leaves '\(tag.name)' empty: nothing in it can be checked")
                         }
-                        sections.append(Section(name: tag.name, value: value))
+                        sections.append(Section(name: tag.name, value: value, isUnknown: value == nil))
                     }
                 }
             case "/":
@@ -219,11 +226,14 @@ struct TemplateCheck {
     struct Problem: Error { var text: String }
 
     /// A section open at a tag: the value it puts on the stack (nil: a Boolean or inverted
-    /// section, which renders with the stack as it is), and whether it walks a list.
+    /// section, which renders with the stack as it is), whether it walks a list, and whether
+    /// what it holds is unknown (its name is not a field, or the sample leaves it empty): the
+    /// names inside are then left unchecked rather than reported against the wrong type.
     struct Section {
         var name: String
         var value: Any?
         var isList = false
+        var isUnknown = false
     }
 
     /// The transforms that read the position in the innermost list, `{{^last()}}, {{/last()}}`:
