@@ -81,10 +81,7 @@ let package = Package(
         ),
         .target(
             name: "StepwiseTangle",
-            dependencies: [
-                "StepwiseModel", "StepwiseTemplates",
-                .product(name: "Mustache", package: "swift-mustache"),
-            ]
+            dependencies: ["StepwiseModel", "StepwiseTemplates"]
         ),
         .target(
             name: "StepwiseVerify",

@@ -1,10 +1,13 @@
+import StepwiseTemplates
+
 /// The typed contexts of the site's templates, one per template (`Templates/Site/*.mustache`):
-/// a template can only name what its type has, and a renamed property fails to compile
-/// here rather than rendering as empty text. Text properties hold escaped HTML where the
+/// a template can only name what its type has: a renamed property fails to compile here, and
+/// a tag naming no property fails `TemplateCheckTests` rather than rendering as empty text
+/// (a new template or field needs its sample there). Text properties hold escaped HTML where the
 /// template writes them with triple braces (`{{{title}}}`), plain text everywhere else.
 enum Pages {
     /// `layout.mustache`: the frame around every page.
-    struct Layout {
+    struct Layout: TemplateContext {
         var language: String
         var title: String
         /// The page's own HTML.
@@ -29,7 +32,7 @@ enum Pages {
     }
 
     /// `root.mustache`: the site's first page, one entry per language.
-    struct Root {
+    struct Root: TemplateContext {
         struct Entry {
             var href: String
             var name: String
@@ -40,7 +43,7 @@ enum Pages {
     }
 
     /// `index.mustache`: a language's list of tutorials.
-    struct Index {
+    struct Index: TemplateContext {
         struct Entry {
             var href: String
             var title: String
@@ -52,7 +55,7 @@ enum Pages {
     }
 
     /// `tutorial.mustache`: a tutorial's introduction and its steps.
-    struct Tutorial {
+    struct Tutorial: TemplateContext {
         var title: String
         var intro: String
         var lesson: String
@@ -68,7 +71,7 @@ enum Pages {
     }
 
     /// `step.mustache`: one step.
-    struct Step {
+    struct Step: TemplateContext {
         var tutorialTitle: String
         var tutorialHref: String
         var title: String
@@ -115,7 +118,7 @@ enum Pages {
     }
 
     /// `search.mustache`: the search page; the results are made in the browser.
-    struct Search {
+    struct Search: TemplateContext {
         var strings: StringsLookup
     }
 }

@@ -31,8 +31,8 @@ struct SearchIndex: Encodable {
         var visit = DocumentVisit(enter: { node in
             switch node {
             case .block(.paragraph(let inlines, _)), .block(.heading(let inlines, _)):
-                texts.append(Self.text(inlines, typography))
-            case .item(let item, _, _): texts.append(Self.text(item.inlines, typography))
+                texts.append(typography.plainText(inlines))
+            case .item(let item, _, _): texts.append(typography.plainText(item.inlines))
             case .block(.listing(let listing)):
                 texts.append(listing.caption)
             case .block(.list), .block(.note): return true
@@ -50,20 +50,5 @@ struct SearchIndex: Encodable {
         encoder.outputFormatting = [.sortedKeys]
         let json = (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return "window.stepwiseSearchIndex = \(json);\n"
-    }
-
-    /// Prose as plain text, typography applied to the prose's words only.
-    private static func text(_ inlines: [Inline], _ typography: Typography) -> String {
-        var text = ""
-        var visit = DocumentVisit(enter: { node in
-            switch node {
-            case .inline(.text(let words)): text += words
-            case .inline(.code(let code)), .inline(.term(let code)): text += code
-            default: break
-            }
-            return true
-        })
-        visit.walk(typography.apply(to: inlines))
-        return text
     }
 }

@@ -116,7 +116,7 @@ public struct SiteRenderer: Stage {
 
     private func tutorial(
         _ tutorial: Tutorial, language: String, status: TranslationStatus?, _ pages: PageContext,
-        _ library: MustacheLibrary, _ codebase: Codebase, search: inout SearchIndex
+        _ library: TemplateFolder, _ codebase: Codebase, search: inout SearchIndex
     ) throws -> [SiteFile] {
         let document = tutorial.documents[language]!
         let strings = pages.strings[language]!
@@ -126,7 +126,8 @@ public struct SiteRenderer: Stage {
         let stepTitle = { (step: Step) in
             (isStale(step.titleTranslation.location) ? HTML.staleMark(strings) : "") + inlines(step.title)
         }
-        let title = typography.apply(tutorial.manifest.titles[language] ?? tutorial.id)
+        let plainTitle = tutorial.manifest.titles[language] ?? tutorial.id
+        let title = typography.apply(plainTitle)
         let fileName = { (index: Int) in
             String(format: "%02d-", index + 1) + tutorial.manifest.steps[index].id + ".html"
         }
@@ -148,7 +149,7 @@ public struct SiteRenderer: Stage {
         let failed = pages.verification?.succeeded == false
         for (index, step) in document.steps.enumerated() {
             search.add(
-                href: "\(tutorial.id)/\(fileName(index))", title: typography.apply(step.title.plainText),
+                href: "\(tutorial.id)/\(fileName(index))", title: typography.plainText(step.title),
                 tutorial: title, blocks: step.blocks)
             let verdict = StepVerdict(
                 step: step, language: language, tutorial: tutorial, codebase: codebase,
@@ -171,7 +172,7 @@ public struct SiteRenderer: Stage {
             files.append(
                 try page(
                     library, "step", contents, at: "\(language)/\(tutorial.id)/\(fileName(index))", pages,
-                    title: "\(step.title.plainText) – \(title)",
+                    title: typography.plainText(step.title + [.text(" – " + plainTitle)]),
                     alternates: { available.contains($0) ? "\($0)/\(tutorial.id)/\(fileName(index))" : nil }))
         }
         return files
@@ -251,16 +252,14 @@ public struct SiteRenderer: Stage {
     }
 
     /// Renders a page body from its typed context, then the layout around it.
-    private func page(
-        _ library: MustacheLibrary, _ template: String, _ contents: Any, at path: String, _ pages: PageContext,
+    private func page<Contents: TemplateContext>(
+        _ library: TemplateFolder, _ template: String, _ contents: Contents, at path: String, _ pages: PageContext,
         title: String, alternates: (String) -> String?
     ) throws -> SiteFile {
         let depth = path.split(separator: "/").count - 1
         let root = String(repeating: "../", count: depth)
         let strings = pages.strings[pages.language]!
-        guard let body = library.render(contents, withTemplate: template) else {
-            throw DiagnosticError(.error("no template '\(template).mustache' in \(templates)", at: nil))
-        }
+        let body = try library.render(template, contents)
         var layout = Pages.Layout(
             language: pages.language, title: title, body: body, root: root,
             searchHref: root + pages.language + "/search.html",
@@ -278,10 +277,7 @@ public struct SiteRenderer: Stage {
         case false?: (layout.banner, layout.bannerKind) = (strings["banner.preview"], "failed")
         case true?: break
         }
-        guard let html = library.render(layout, withTemplate: "layout") else {
-            throw DiagnosticError(.error("no template 'layout.mustache' in \(templates)", at: nil))
-        }
-        return SiteFile(path: path, contents: html)
+        return SiteFile(path: path, contents: try library.render("layout", layout))
     }
 
     private var stringsFolder: String { (templates as NSString).appendingPathComponent("strings") }

@@ -36,7 +36,7 @@ public struct TerminalRenderer: Sendable {
 
     /// A listing: a caption with its file, then its visible lines.
     public func listing(_ listing: Listing) -> String {
-        let caption = (listing.kind == .test ? strings["lesson.test"] + ": " : "") + listing.caption
+        let caption = (listing.kind == .test ? strings["lesson.test"] + " " : "") + listing.caption
         let code = listing.visibleLines.map(\.code).joined(separator: "\n")
         let body = styled ? Highlighter.ansi(code) : code
         return style("┌ " + caption, "2") + "\n"

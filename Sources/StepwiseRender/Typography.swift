@@ -111,6 +111,10 @@ public struct Typography: Sendable {
         return levels[0]
     }
 
+    /// `inlines` as plain text, for a page's `<title>` or a search entry: the rules applied to
+    /// the prose's words, code and terms left as written.
+    public func plainText(_ inlines: [Inline]) -> String { apply(to: inlines).plainText }
+
     /// What stands for code or a term in the line the rules read: not a space, a letter or a
     /// mark any rule names.
     private static let opaque: Unicode.Scalar = "\u{FFFC}"

@@ -66,11 +66,11 @@ public struct Report: Stage {
             verification: input.verification)
         let target = verdict.target
         let result = verdict.result
-        let output: String =
-            result?.outputs[document.language].map { $0.matched ? "matched" : "mismatched" } ?? "unverified"
+        let output: OutputStatus =
+            result?.outputs[document.language].map { $0.matched ? .matched : .mismatched } ?? .unverified
         return StepReport(
             id: step.id, number: number, file: document.file, line: step.location.line, target: target?.name ?? "",
-            testTarget: target?.testName ?? "", status: verdict.status.rawValue, cached: result?.cached ?? false,
+            testTarget: target?.testName ?? "", status: verdict.status, cached: result?.cached ?? false,
             tests: TestCounts(passed: result?.passed ?? 0, failed: result?.failed ?? 0), runs: result?.runs ?? 0,
             flaky: (result?.flaky ?? []).map(FlakyTestReport.init), output: output,
             listings: zip(step.listings, verdict.listings).map { listing, listingVerdict in
@@ -78,7 +78,7 @@ public struct Report: Stage {
                     id: listing.id, file: listing.location.file, line: listing.location.line,
                     column: listing.location.column, target: target?.name ?? "",
                     generatedFile: target?.path(of: listing.kind, listing.file) ?? "",
-                    status: listingVerdict.status.rawValue,
+                    status: listingVerdict.status,
                     diagnostics: listingVerdict.diagnostics.map(DiagnosticReport.init))
             },
             diagnostics: verdict.otherDiagnostics.map(DiagnosticReport.init))

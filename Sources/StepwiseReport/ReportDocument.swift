@@ -67,7 +67,7 @@ public struct TranslationReport: Codable, Sendable, Equatable {
         percent = (status.percent * 10).rounded() / 10
         pending = status.segments.filter { $0.state != .current }.map {
             PendingSegment(
-                id: $0.id, state: $0.state.rawValue,
+                id: $0.id, state: $0.state,
                 file: ($0.translation ?? $0.source)?.location.file ?? status.file,
                 line: ($0.translation ?? $0.source)?.location.line ?? 1)
         }
@@ -79,7 +79,7 @@ public struct PendingSegment: Codable, Sendable, Equatable {
     /// The segment's id (`trip.4`).
     public var id: String
     /// `stale`, `missing` or `extra`.
-    public var state: String
+    public var state: SegmentStatus.State
     /// The file to edit: the translation, or the source for a missing segment.
     public var file: String
     /// The line there.
@@ -101,7 +101,7 @@ public struct StepReport: Codable, Sendable, Equatable {
     /// Its test target.
     public var testTarget: String
     /// `verified`, `failed` or `unverified` (when verification was skipped).
-    public var status: String
+    public var status: VerificationStatus
     /// Whether the result was taken from the verification cache (its inputs were identical)
     /// rather than from this run.
     public var cached: Bool
@@ -112,11 +112,21 @@ public struct StepReport: Codable, Sendable, Equatable {
     /// Tests that passed in some runs and failed in others.
     public var flaky: [FlakyTestReport]
     /// `matched`, `mismatched` or `unverified`.
-    public var output: String
+    public var output: OutputStatus
     /// Every listing of the step.
     public var listings: [ListingReport]
     /// Problems of the step that no listing holds (failed tests, output mismatches).
     public var diagnostics: [DiagnosticReport]
+}
+
+/// Whether a step's program printed what the page shows, in one language.
+public enum OutputStatus: String, Codable, Sendable, Equatable {
+    /// It printed what the page shows.
+    case matched
+    /// It printed something else.
+    case mismatched
+    /// It did not run: verification was skipped or the step did not compile.
+    case unverified
 }
 
 /// A test that passed in some runs and failed in others.
@@ -168,7 +178,7 @@ public struct ListingReport: Codable, Sendable, Equatable {
     /// The generated file it went into.
     public var generatedFile: String
     /// `verified`, `failed` or `unverified`.
-    public var status: String
+    public var status: VerificationStatus
     /// Problems in the listing's own lines.
     public var diagnostics: [DiagnosticReport]
 }
@@ -176,7 +186,7 @@ public struct ListingReport: Codable, Sendable, Equatable {
 /// A diagnostic, flat.
 public struct DiagnosticReport: Codable, Sendable, Equatable {
     /// `error`, `warning` or `note`.
-    public var severity: String
+    public var severity: Diagnostic.Severity
     /// The file, when there is one.
     public var file: String?
     /// The line, when there is a file.
@@ -190,7 +200,7 @@ public struct DiagnosticReport: Codable, Sendable, Equatable {
 
     /// Flattens a diagnostic.
     public init(_ diagnostic: Diagnostic) {
-        severity = diagnostic.severity.rawValue
+        severity = diagnostic.severity
         file = diagnostic.location?.file
         line = diagnostic.location?.line
         column = diagnostic.location?.column

@@ -1,11 +1,13 @@
 import StepwiseModel
+import StepwiseTemplates
 
 /// The typed contexts of the codebase's templates (`Templates/Codebase/*.mustache`), one
-/// per template: a template can only name what its type has. Dependency lists hold entries as
+/// per template: a template can only name what its type has (`TemplateCheckTests` checks every
+/// tag, against a sample of each type kept there). Dependency lists hold entries as
 /// `Package.swift` spells them, written by the two `dependency` functions alone.
 enum CodebaseTemplates {
     /// `Package.swift.mustache`.
-    struct Package {
+    struct Package: TemplateContext {
         struct SystemLibrary {
             var name: String
             var path: String
@@ -53,7 +55,7 @@ enum CodebaseTemplates {
     }
 
     /// `README.md.mustache`.
-    struct Readme {
+    struct Readme: TemplateContext {
         struct Lesson {
             var tutorialID: String
             var name: String
@@ -68,7 +70,7 @@ enum CodebaseTemplates {
     }
 
     /// `Lesson.swift.mustache`: a tutorial's lesson executable.
-    struct Lesson {
+    struct Lesson: TemplateContext {
         struct Step {
             var number: Int
             var stepID: String
@@ -90,7 +92,7 @@ enum CodebaseTemplates {
     }
 
     /// `module.modulemap.mustache` and `shim.h.mustache`: a system library as a module.
-    struct SystemLibrary {
+    struct SystemLibrary: TemplateContext {
         var header: String
         var link: String
         var include: String

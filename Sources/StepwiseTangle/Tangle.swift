@@ -1,5 +1,4 @@
 import Foundation
-import Mustache
 import StepwiseModel
 import StepwiseTemplates
 
@@ -280,16 +279,10 @@ public struct Tangle: Sendable {
             })
     }
 
-    private func render(_ library: MustacheLibrary, _ template: String, to path: String, _ context: Any)
-        throws(DiagnosticError) -> GeneratedFile
-    {
-        guard let contents = library.render(context, withTemplate: template) else {
-            throw DiagnosticError(
-                .error(
-                    "no template \(template).mustache",
-                    at: SourceLocation(
-                        file: (templates as NSString).appendingPathComponent(template + ".mustache"), line: 1)))
-        }
+    private func render<Context: TemplateContext>(
+        _ library: TemplateFolder, _ template: String, to path: String, _ context: Context
+    ) throws(DiagnosticError) -> GeneratedFile {
+        let contents = try library.render(template, context)
         return GeneratedFile(
             path: path, contents: contents,
             origins: Array(

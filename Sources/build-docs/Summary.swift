@@ -17,7 +17,7 @@ struct Summary {
         for tutorial in report.tutorials {
             for language in tutorial.languages {
                 let listings = language.steps.flatMap(\.listings)
-                let verifiedListings = listings.filter { $0.status == "verified" }.count
+                let verifiedListings = listings.filter { $0.status == .verified }.count
                 rows.append([
                     tutorial.id, language.language, "\(language.steps.count)",
                     verified ? "\(verifiedListings)/\(listings.count)" : "skipped",
@@ -25,7 +25,7 @@ struct Summary {
                     "\(language.steps.map(\.tests.failed).reduce(0, +))",
                     "\(language.steps.map(\.flaky.count).reduce(0, +))",
                     verified
-                        ? "\(language.steps.filter { $0.output == "matched" }.count)/\(language.steps.count)"
+                        ? "\(language.steps.filter { $0.output == .matched }.count)/\(language.steps.count)"
                         : "skipped",
                     verified ? "\(language.steps.filter(\.cached).count)/\(language.steps.count)" : "skipped",
                     "\(language.words)",

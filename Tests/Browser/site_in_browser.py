@@ -12,7 +12,8 @@ Reads Output/site (run `swift run build-docs` first) and checks, in every langua
   Content/, without hidden lines and region markers;
 - the typography: no plain space before : ; ? ! » or after « in French prose, no
   one-letter word followed by a plain space in Polish prose, read across the inline
-  elements of a paragraph (code and terms count as a word of their own);
+  elements of a paragraph (code and terms count as a word of their own), in each page's
+  body and its title (document.title), and in the results of a search;
 - the changed-line marks: the unmarked lines of a whole-file listing are, in order, lines
   of the file as the earlier pages left it, and there are as few marked lines as any diff
   allows (the file's length minus the longest common subsequence);
@@ -44,7 +45,8 @@ SEARCHES = {  # a query typed without diacritics, and the word it must find
     "pl": ("zrodlo", "źródło"),
 }
 
-# Text nodes of prose: not code, not terms kept as written, not form fields or scripts.
+# The page's title, then the text nodes of prose: not code, not terms kept as written, not
+# form fields or scripts.
 PROSE_TEXT = """
 const skip = "code, pre, samp, kbd, script, style, [translate='no'], .term, input, textarea";
 const blocks = "p, li, h1, h2, h3, h4, h5, h6, figcaption, caption, td, th, dt, dd, summary, button, label, a, div, aside, nav, header, footer, main, section, article, body";
@@ -57,7 +59,7 @@ while (walker.nextNode()) {
   const text = node.parentElement.closest(skip) ? "\\ufffc" : node.textContent;
   texts.set(block, (texts.get(block) || "") + text);
 }
-return [...texts.values()];
+return [document.title, ...texts.values()];
 """
 
 FRENCH = re.compile(r" [:;?!»]|« ")
@@ -212,8 +214,11 @@ class Run:
         if rule is None:
             return
         found = 0
-        for page in pages:
-            self.open(page)
+        # Every page, then the search page showing results (their titles and snippets).
+        for page, query in [(page, "") for page in pages] + [
+            (self.site / language / "search.html", f"?q={SEARCHES[language][0]}")
+        ]:
+            self.open(page, query)
             for text in self.driver.execute_script(PROSE_TEXT):
                 for match in rule.finditer(text):
                     found += 1
@@ -222,7 +227,7 @@ class Run:
                         self.fail(f"typography ({language}): {page.relative_to(self.site)}: …{text[start:match.end() + 10]!r}…")
         if found > 10:
             self.fail(f"typography ({language}): {found - 10} more")
-        print(f"  typography ({language}): {len(pages)} pages, {found} plain spaces where the rules want none")
+        print(f"  typography ({language}): {len(pages)} pages and search results, {found} plain spaces where the rules want none")
 
     def changed_lines(self, language: str, tutorials: list[str]):
         listings = 0

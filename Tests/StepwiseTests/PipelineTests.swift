@@ -20,10 +20,10 @@ struct PipelineTests {
         #expect(outcome.nothingFailed)
         let listings = outcome.report.tutorials[0].languages.flatMap(\.steps).flatMap(\.listings)
         #expect(listings.count == 8)
-        #expect(listings.allSatisfy { $0.status == "verified" })
+        #expect(listings.allSatisfy { $0.status == .verified })
         #expect(
             outcome.report.tutorials[0].languages.flatMap(\.steps).allSatisfy {
-                $0.tests.passed > 0 && $0.output == "matched"
+                $0.tests.passed > 0 && $0.output == .matched
             })
         #expect(
             outcome.timings.map(\.name) == [
@@ -56,8 +56,8 @@ struct PipelineTests {
         #expect(preview.contains(#"id="shouting" data-status="failed""#))
         #expect(preview.contains("fr.xml:\(line):"), "the failing listing shows its diagnostic")
         let shout = broken.report.tutorials[0].languages[1].steps[1]
-        #expect(shout.status == "failed")
-        #expect(shout.listings[0].status == "failed")
+        #expect(shout.status == .failed)
+        #expect(shout.listings[0].status == .failed)
         #expect(shout.listings[0].diagnostics.first?.line == line)
     }
 
@@ -95,7 +95,7 @@ struct PipelineTests {
         let first = try await Pipeline(options: options).build()
         #expect(!first.nothingFailed)
         let shout = first.report.tutorials[0].languages[0].steps[1]
-        #expect(shout.status == "failed")
+        #expect(shout.status == .failed)
         #expect(shout.runs == 3)
         let report = try #require(shout.flaky.first)
         #expect(shout.flaky.count == 1)
@@ -107,7 +107,7 @@ struct PipelineTests {
         let json = try String(contentsOf: sandbox.output.appendingPathComponent("report.json"), encoding: .utf8)
         #expect(json.contains(#""flaky" : ["#))
         #expect(first.preview != nil && !FileManager.default.fileExists(atPath: sandbox.output.path + "/site"))
-        #expect(first.report.tutorials[0].languages[0].steps[0].status == "verified")
+        #expect(first.report.tutorials[0].languages[0].steps[0].status == .verified)
 
         // Without the flaky test, only the step it was in is verified again; the other is cached.
         try sandbox.edit("manifest.xml", replacing: #"<hidden-test file="tests/Flaky.swift"/>"#, with: "")
@@ -117,7 +117,7 @@ struct PipelineTests {
         #expect(second.nothingFailed)
         for language in second.report.tutorials[0].languages {
             #expect(language.steps.map(\.cached) == [true, false], "\(language.language)")
-            #expect(language.steps.allSatisfy { $0.status == "verified" })
+            #expect(language.steps.allSatisfy { $0.status == .verified })
         }
         let tests = logged().dropFirst(mark).filter { $0.hasPrefix("test ") }
         #expect(!tests.isEmpty && tests.allSatisfy { $0.contains("GreetingStep02") && !$0.contains("GreetingStep01") })
@@ -129,7 +129,7 @@ struct PipelineTests {
         let third = try await Pipeline(options: options).build()
         #expect(third.nothingFailed)
         #expect(
-            third.report.tutorials[0].languages.flatMap(\.steps).allSatisfy { $0.cached && $0.status == "verified" })
+            third.report.tutorials[0].languages.flatMap(\.steps).allSatisfy { $0.cached && $0.status == .verified })
         #expect(logged().dropFirst(mark) == ["--version"])
 
         // A result verified in one run is not enough for three (the first step's three runs of
@@ -156,7 +156,7 @@ struct PipelineTests {
             contentsOfFile: sandbox.output.path + "/site/de/greeting/02-shout.html", encoding: .utf8)
         #expect(page.contains(#"data-status="unverified""#) && !page.contains(#"data-status="verified""#))
         #expect(page.contains(#"class="banner unverified""#))
-        #expect(outcome.report.tutorials[0].languages.flatMap(\.steps).allSatisfy { $0.status == "unverified" })
+        #expect(outcome.report.tutorials[0].languages.flatMap(\.steps).allSatisfy { $0.status == .unverified })
     }
 
     @Test func badInputWritesNothing() async throws {

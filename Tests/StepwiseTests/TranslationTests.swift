@@ -178,7 +178,7 @@ struct TranslationTests {
         let outcome = try await Pipeline(options: options).build()
         #expect(outcome.nothingFailed)
         let step = try #require(outcome.report.tutorials[0].languages.first { $0.language == "pl" }?.steps.first)
-        #expect(step.status == "verified" && step.listings.allSatisfy { $0.status == "verified" })
+        #expect(step.status == .verified && step.listings.allSatisfy { $0.status == .verified })
         let page = try String(contentsOfFile: sandbox.output.path + "/site/pl/greeting/01-hello.html", encoding: .utf8)
         #expect(page.contains("pozdrawia każdego."))
         #expect(page.contains("złożyć powitanie ze słowa i imienia"))

@@ -211,10 +211,10 @@ struct VerifyWithFakeSwiftTests {
         #expect(!report.succeeded)
         let languages = report.tutorials[0].languages
         let french = try #require(languages.first { $0.language == "fr" }).steps[1]
-        #expect(french.output == "mismatched")
-        #expect(french.status == "failed")
+        #expect(french.output == .mismatched)
+        #expect(french.status == .failed)
         let german = try #require(languages.first { $0.language == "de" }).steps[1]
-        #expect(german.output == "matched" && german.status == "verified")
+        #expect(german.output == .matched && german.status == .verified)
 
         let line = try sandbox.line(of: "BONJOUR, ADA!", in: "fr.xml")
         let page = try String(
