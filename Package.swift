@@ -40,9 +40,10 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]
         ),
         .target(name: "StepwiseModel", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "StepwiseFiles", dependencies: ["StepwiseModel"]),
         .target(
             name: "StepwiseParse",
-            dependencies: ["StepwiseModel", "CLibXML2"],
+            dependencies: ["StepwiseModel", "StepwiseFiles", "CLibXML2"],
             resources: [.copy("Schema")]
         ),
         .target(
@@ -70,8 +71,8 @@ let package = Package(
         .target(
             name: "StepwiseTranslationTools",
             dependencies: [
-                "Stepwise", "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseAudit", "StepwiseSyntax",
-                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                "Stepwise", "StepwiseModel", "StepwiseFiles", "StepwiseParse", "StepwiseCheck", "StepwiseAudit",
+                "StepwiseSyntax", .product(name: "SwiftSyntax", package: "swift-syntax"),
             ],
             resources: [.copy("Schema")]
         ),
@@ -82,14 +83,14 @@ let package = Package(
         .target(
             name: "StepwiseTangle",
             dependencies: [
-                "StepwiseModel", "StepwiseTemplates",
+                "StepwiseModel", "StepwiseFiles", "StepwiseTemplates",
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
         .target(
             name: "StepwiseVerify",
             dependencies: [
-                "StepwiseModel",
+                "StepwiseModel", "StepwiseFiles",
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
@@ -106,14 +107,14 @@ let package = Package(
         .target(
             name: "Stepwise",
             dependencies: [
-                "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseAudit", "StepwiseTangle",
-                "StepwiseVerify", "StepwiseRender", "StepwiseReport",
+                "StepwiseModel", "StepwiseFiles", "StepwiseParse", "StepwiseCheck", "StepwiseAudit",
+                "StepwiseTangle", "StepwiseVerify", "StepwiseRender", "StepwiseReport",
             ]
         ),
         .target(
             name: "StepwisePreview",
             dependencies: [
-                "Stepwise",
+                "Stepwise", "StepwiseFiles",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
@@ -140,7 +141,7 @@ let package = Package(
         .testTarget(
             name: "StepwiseTests",
             dependencies: [
-                "Stepwise", "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseAudit",
+                "Stepwise", "StepwiseModel", "StepwiseFiles", "StepwiseParse", "StepwiseCheck", "StepwiseAudit",
                 "StepwiseTranslationTools", "StepwiseTangle",
                 "StepwiseVerify", "StepwiseRender", "StepwiseReport", "StepwisePreview",
             ],

@@ -1,6 +1,7 @@
 import Foundation
 import StepwiseAudit
 import StepwiseCheck
+@_exported import StepwiseFiles
 import StepwiseModel
 @_exported import StepwiseModel
 import StepwiseParse

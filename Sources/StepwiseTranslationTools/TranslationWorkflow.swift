@@ -2,6 +2,7 @@ import Foundation
 import Stepwise
 import StepwiseAudit
 import StepwiseCheck
+import StepwiseFiles
 import StepwiseModel
 import StepwiseParse
 

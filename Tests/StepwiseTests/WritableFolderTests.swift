@@ -1,7 +1,8 @@
 import Foundation
+import StepwiseModel
 import Testing
 
-@testable import StepwiseModel
+@testable import StepwiseFiles
 
 /// The one way Stepwise writes files: inside its root, all or nothing.
 @Suite("Writing files")
