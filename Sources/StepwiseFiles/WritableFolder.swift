@@ -28,7 +28,8 @@ public protocol FileDestination: Sendable {
     func commit(_ changes: [FileChange]) throws(DiagnosticError)
 
     /// Replaces the folder at `path` with exactly `files` (paths relative to that folder),
-    /// built beside it and swapped in, so that a reader never sees half of it.
+    /// built beside it and swapped in, so that a reader never sees half of it. When it cannot
+    /// be swapped in, the folder is left as it was.
     func replaceFolder(_ path: String, with files: [FileChange]) throws(DiagnosticError)
 }
 
@@ -36,7 +37,7 @@ public protocol FileDestination: Sendable {
 public struct WritableFolder: FileDestination {
     public let root: String
     /// For tests: the swap (0-based) that fails as if the disk refused it, to see the ones
-    /// before it undone.
+    /// before it undone. `replaceFolder` has one: the new folder moved into place.
     var failingSwap: Int?
 
     /// A destination rooted at `root` (created when first written to).
@@ -115,9 +116,18 @@ public struct WritableFolder: FileDestination {
                 try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try contents.write(to: target)
             }
+            // Two moves: a crash between them leaves no folder at `path` and the old one at
+            // `.staging-<uuid>.old` in the root; a failure puts the old one back.
             let old = staging.appendingPathExtension("old")
-            if manager.fileExists(atPath: folder.path) { try manager.moveItem(at: folder, to: old) }
-            try manager.moveItem(at: staging, to: folder)
+            let replacesOld = manager.fileExists(atPath: folder.path)
+            if replacesOld { try manager.moveItem(at: folder, to: old) }
+            do {
+                if failingSwap == 0 { throw CocoaError(.fileWriteUnknown) }
+                try manager.moveItem(at: staging, to: folder)
+            } catch {
+                if replacesOld { try? manager.moveItem(at: old, to: folder) }
+                throw error
+            }
             try? manager.removeItem(at: old)
         } catch let error as DiagnosticError {
             try? manager.removeItem(at: staging)
