@@ -107,7 +107,7 @@ let package = Package(
         .target(
             name: "Stepwise",
             dependencies: [
-                "StepwiseModel", "StepwiseFiles", "StepwiseParse", "StepwiseCheck", "StepwiseAudit",
+                "StepwiseModel", "StepwiseFiles", "StepwiseSyntax", "StepwiseParse", "StepwiseCheck", "StepwiseAudit",
                 "StepwiseTangle", "StepwiseVerify", "StepwiseRender", "StepwiseReport",
             ]
         ),
@@ -141,8 +141,8 @@ let package = Package(
         .testTarget(
             name: "StepwiseTests",
             dependencies: [
-                "Stepwise", "StepwiseModel", "StepwiseFiles", "StepwiseParse", "StepwiseCheck", "StepwiseAudit",
-                "StepwiseTranslationTools", "StepwiseTangle",
+                "Stepwise", "StepwiseModel", "StepwiseFiles", "StepwiseSyntax", "StepwiseParse", "StepwiseCheck",
+                "StepwiseAudit", "StepwiseTranslationTools", "StepwiseTangle",
                 "StepwiseVerify", "StepwiseRender", "StepwiseReport", "StepwisePreview",
             ],
             exclude: ["Golden"],

@@ -8,6 +8,7 @@ import StepwiseParse
 import StepwiseRender
 import StepwiseReport
 @_exported import StepwiseReport
+import StepwiseSyntax
 import StepwiseTangle
 import StepwiseVerify
 

@@ -5,6 +5,7 @@ import StepwiseCheck
 import StepwiseFiles
 import StepwiseModel
 import StepwiseParse
+import StepwiseSyntax
 
 /// The translators' side of Stepwise: where each translation stands, confirming segments,
 /// and the XLIFF round trip through CAT tools. The tutorials come from the pipeline's first
