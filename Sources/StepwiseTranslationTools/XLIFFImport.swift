@@ -2,6 +2,7 @@ import Foundation
 import StepwiseAudit
 import StepwiseModel
 import StepwiseParse
+import StepwiseSyntax
 
 /// Reads a translated XLIFF 2.0 file and merges it into a translation, in memory: the
 /// changed prose and listing comments, and the source hash of every unit the translator
@@ -225,13 +226,13 @@ public enum XLIFFImport {
     }
 
     /// Merges `xliff` into the translation `text` of `tutorial`, whose source is split into
-    /// segments as `source`.
+    /// segments as `source`; listings are parsed through `memo`, when given.
     public static func merge(
         _ xliff: Document, into tutorial: Tutorial, source: DocumentSegments, language: String,
-        translation: TutorialDocument, text: String
+        translation: TutorialDocument, text: String, memo: ParseMemo? = nil
     ) throws(DiagnosticError) -> Merge {
         let aligned = Dictionary(
-            TranslationAudit.align(translation, in: tutorial, source: source).map { ($0.status.id, $0) },
+            TranslationAudit.align(translation, in: tutorial, source: source, memo: memo).map { ($0.status.id, $0) },
             uniquingKeysWith: { a, _ in a })
         var editor = DocumentEditor(file: translation.file, text: text)
         var problems: [Diagnostic] = []
@@ -273,7 +274,7 @@ public enum XLIFFImport {
                 }
                 let done = unit.segments.allSatisfy { ["translated", "reviewed", "final"].contains($0.state ?? "") }
                 if let listing = source.listing {
-                    let sourcePieces = ListingText(listing).pieces
+                    let sourcePieces = ListingText(listing, memo: memo).pieces
                     let texts = try targets.map { target throws(DiagnosticError) -> String in
                         try target.map { piece throws(DiagnosticError) -> String in
                             guard case .text(let text) = piece else {
@@ -286,15 +287,15 @@ public enum XLIFFImport {
                         }.joined()
                     }
                     guard texts.count == sourcePieces.count, let currentListing = current.listing,
-                        ListingText(currentListing).pieces.map(\.kind) == sourcePieces.map(\.kind)
+                        ListingText(currentListing, memo: memo).pieces.map(\.kind) == sourcePieces.map(\.kind)
                     else {
                         throw DiagnosticError(
                             .error(
                                 "unit '\(unit.id)': the listing's comments and strings do not line up with the source's (\(sourcePieces.count) expected)",
                                 at: unit.location))
                     }
-                    if ListingText(currentListing).pieces.map(\.text) != texts {
-                        try editor.replacePieces(of: currentListing, with: texts)
+                    if ListingText(currentListing, memo: memo).pieces.map(\.text) != texts {
+                        try editor.replacePieces(of: currentListing, with: texts, memo: memo)
                         changed += 1
                     }
                 } else {
