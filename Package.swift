@@ -6,18 +6,26 @@ import PackageDescription
 //   Content/ ─▶ StepwiseParse ─▶ StepwiseCheck ─▶ StepwiseAudit ─▶ StepwiseTangle
 //            ─▶ StepwiseVerify ─▶ StepwiseRender ─▶ StepwiseReport
 //
-// The translators' tools (status, confirm, XLIFF export and import) are StepwiseTranslationTools,
-// out of the pipeline's way; StepwiseParse is the one module that touches libxml2, reading
-// and writing.
+// The stages never import one another. What they share sits below them:
 //
-// StepwiseModel holds the plain value types every stage shares; Stepwise runs the
-// stages in order; `build-docs` and `lesson` are the commands.
+//   StepwiseModel      the plain values every stage passes on (tutorials, the codebase,
+//                      diagnostics, the generated package's names): no locks, no disk
+//   StepwiseFiles      the file system: WritableFolder, the one way anything is written,
+//                      and FolderBoundary, the one check that a path stays inside a folder
+//   StepwiseSyntax     swift-syntax on listings: ParseMemo holds one run's parsed trees, and
+//                      what was derived from them, which it also keeps for the next run
+//   StepwiseTemplates  the Mustache templates of the codebase and the site
 //
-// StepwisePreview is the live preview behind `build-docs serve`: an HTTP server on the
-// loopback address (FlyingFox) that serves the built site and rebuilds it through Stepwise
-// when the content changes. It is a module of its own so that the pipeline's modules never
-// depend on a server. StepwiseCLI is what the two commands share: their path options and
-// the one place that turns a command's errors into diagnostics and an exit code.
+// StepwiseParse is the one module that touches libxml2, reading and writing. Stepwise runs
+// the stages in order (Pipeline). The translators' tools (status, confirm, XLIFF export and
+// import) are StepwiseTranslationTools, out of the pipeline's way.
+//
+// Above them: StepwisePreview is the live preview behind `build-docs serve`, an HTTP server
+// on the loopback address (FlyingFox) that serves the built site and rebuilds it through
+// Stepwise when the content changes; it is a module of its own so that the pipeline's
+// modules never depend on a server. StepwiseCLI is what the two commands, `build-docs` and
+// `lesson`, share: the terminal, their path options, and the one place that turns a
+// command's errors into diagnostics and an exit code.
 let package = Package(
     name: "Stepwise",
     platforms: [.macOS(.v15)],
@@ -40,9 +48,10 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]
         ),
         .target(name: "StepwiseModel", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "StepwiseFiles", dependencies: ["StepwiseModel"]),
         .target(
             name: "StepwiseParse",
-            dependencies: ["StepwiseModel", "CLibXML2"],
+            dependencies: ["StepwiseModel", "StepwiseFiles", "CLibXML2"],
             resources: [.copy("Schema")]
         ),
         .target(
@@ -70,8 +79,8 @@ let package = Package(
         .target(
             name: "StepwiseTranslationTools",
             dependencies: [
-                "Stepwise", "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseAudit", "StepwiseSyntax",
-                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                "Stepwise", "StepwiseModel", "StepwiseFiles", "StepwiseParse", "StepwiseCheck", "StepwiseAudit",
+                "StepwiseSyntax", .product(name: "SwiftSyntax", package: "swift-syntax"),
             ],
             resources: [.copy("Schema")]
         ),
@@ -81,12 +90,12 @@ let package = Package(
         ),
         .target(
             name: "StepwiseTangle",
-            dependencies: ["StepwiseModel", "StepwiseTemplates"]
+            dependencies: ["StepwiseModel", "StepwiseFiles", "StepwiseTemplates"]
         ),
         .target(
             name: "StepwiseVerify",
             dependencies: [
-                "StepwiseModel",
+                "StepwiseModel", "StepwiseFiles",
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
@@ -103,14 +112,14 @@ let package = Package(
         .target(
             name: "Stepwise",
             dependencies: [
-                "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseAudit", "StepwiseTangle",
-                "StepwiseVerify", "StepwiseRender", "StepwiseReport",
+                "StepwiseModel", "StepwiseFiles", "StepwiseSyntax", "StepwiseParse", "StepwiseCheck", "StepwiseAudit",
+                "StepwiseTangle", "StepwiseVerify", "StepwiseRender", "StepwiseReport",
             ]
         ),
         .target(
             name: "StepwisePreview",
             dependencies: [
-                "Stepwise",
+                "Stepwise", "StepwiseFiles",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
@@ -137,8 +146,8 @@ let package = Package(
         .testTarget(
             name: "StepwiseTests",
             dependencies: [
-                "Stepwise", "StepwiseModel", "StepwiseParse", "StepwiseCheck", "StepwiseAudit",
-                "StepwiseTranslationTools", "StepwiseTangle",
+                "Stepwise", "StepwiseModel", "StepwiseFiles", "StepwiseSyntax", "StepwiseParse", "StepwiseCheck",
+                "StepwiseAudit", "StepwiseTranslationTools", "StepwiseTangle",
                 "StepwiseVerify", "StepwiseRender", "StepwiseReport", "StepwisePreview",
             ],
             exclude: ["Golden"],

@@ -1,12 +1,14 @@
 import Foundation
 import StepwiseAudit
 import StepwiseCheck
+@_exported import StepwiseFiles
 import StepwiseModel
 @_exported import StepwiseModel
 import StepwiseParse
 import StepwiseRender
 import StepwiseReport
 @_exported import StepwiseReport
+import StepwiseSyntax
 import StepwiseTangle
 import StepwiseVerify
 
@@ -98,18 +100,25 @@ public struct Pipeline: Sendable {
             .init(tutorials: tutorials, codebase: codebase, verification: verification), &timings)
         let pages = site.map { FileChange(path: $0.path, contents: Data($0.contents.utf8)) }
         let failed = verification.map { !$0.succeeded } ?? false
-        let destination = options.destination
-        if failed {
-            try destination.replaceFolder(BuildOptions.Inside.preview, with: pages)
-        } else {
-            try destination.replaceFolder(BuildOptions.Inside.site, with: pages)
-            try destination.commit([FileChange(path: BuildOptions.Inside.preview, contents: nil)])
-        }
-        try destination.commit([FileChange(path: BuildOptions.Inside.parseMemo, contents: memo.encoded())])
         let report = try await run(
             Report(), .init(tutorials: tutorials, codebase: codebase, verification: verification, stages: timings),
             &timings)
-        try destination.commit([FileChange(path: BuildOptions.Inside.report, contents: Report.encode(report))])
+        // Written in two steps, each all or nothing (for a crash inside one, see WritableFolder):
+        // the pages (`site`, or `preview` when verification failed), then in one commit
+        // `report.json`, the parse memo and, after a build that did not fail, the removal of
+        // an earlier failed build's `preview`.
+        // (`Codebase` and the verification cache were written above, each whole on its own.)
+        // A crash between the two steps leaves the new pages beside the previous build's
+        // report, memo and preview, until the next build writes all three again: the memo
+        // only keeps what the text alone decides, so an old one is never wrong, only smaller.
+        let destination = options.destination
+        try destination.replaceFolder(failed ? BuildOptions.Inside.preview : BuildOptions.Inside.site, with: pages)
+        var files = [
+            FileChange(path: BuildOptions.Inside.report, contents: Report.encode(report)),
+            FileChange(path: BuildOptions.Inside.parseMemo, contents: memo.encoded()),
+        ]
+        if !failed { files.append(FileChange(path: BuildOptions.Inside.preview, contents: nil)) }
+        try destination.commit(files)
         return Outcome(
             tutorials: tutorials, codebase: codebase, verification: verification, report: report, timings: timings,
             preview: failed ? options.preview : nil)

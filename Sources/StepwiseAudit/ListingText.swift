@@ -24,11 +24,11 @@ public struct ListingText: Sendable, Hashable {
     public var pieces: [Span]
 
     /// Reads the comments and string literals of `listing`, or takes them from `memo`.
-    public init(_ listing: Listing, memo: ParseMemo?) {
+    public init(_ listing: Listing, memo: ParseMemo? = nil) {
         if let memo {
-            self.init(pieces: memo.value("listing-text", for: listing.code) { ListingText(listing).pieces })
+            self.init(pieces: memo.value("listing-text", for: listing.code) { Self.pieces(of: listing, memo: memo) })
         } else {
-            self.init(listing)
+            self.init(pieces: Self.pieces(of: listing, memo: nil))
         }
     }
 
@@ -36,10 +36,10 @@ public struct ListingText: Sendable, Hashable {
         self.pieces = pieces
     }
 
-    /// Reads the comments and string literals of `listing`.
-    public init(_ listing: Listing) {
+    /// The comments and string literals of `listing`, read from its syntax tree (`memo`'s, when given).
+    private static func pieces(of listing: Listing, memo: ParseMemo?) -> [Span] {
         let code = listing.code
-        let tree = ListingSyntax.tree(code)
+        let tree = ListingSyntax.tree(code, memo: memo)
         let converter = SourceLocationConverter(fileName: "listing.swift", tree: tree)
         var pieces: [Span] = []
         func add(_ kind: Span.Kind, _ text: Substring, at position: AbsolutePosition) {
@@ -66,7 +66,7 @@ public struct ListingText: Sendable, Hashable {
                 position += piece.sourceLength
             }
         }
-        self.pieces = pieces
+        return pieces
     }
 
     /// The canonical text: one piece per line, comments marked `//`, strings quoted.

@@ -1,5 +1,6 @@
 import Foundation
 import StepwiseModel
+import StepwiseSyntax
 
 /// A translatable segment of one document, or an anchor (a listing or output, which every
 /// language has under the same id) that keeps the segments around it aligned.

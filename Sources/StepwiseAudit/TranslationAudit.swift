@@ -1,4 +1,5 @@
 import StepwiseModel
+import StepwiseSyntax
 
 /// The stage after the language check: finds, for each translation, which segments are
 /// current, which are stale (translated from another version of the source), which are

@@ -29,7 +29,7 @@ enum CodeComparison {
         case "literals": return .translatedLiterals
         default: break
         }
-        let outcome = compare(translation, with: source, sourceLanguage: sourceLanguage)
+        let outcome = compareTokens(of: translation, with: source, sourceLanguage: sourceLanguage, memo: memo)
         switch outcome {
         case .same: memo?.store("same", "code-comparison", for: texts)
         case .translatedLiterals: memo?.store("literals", "code-comparison", for: texts)
@@ -38,12 +38,14 @@ enum CodeComparison {
         return outcome
     }
 
-    private static func compare(_ translation: Listing, with source: Listing, sourceLanguage: String) -> Outcome {
+    private static func compareTokens(
+        of translation: Listing, with source: Listing, sourceLanguage: String, memo: ParseMemo?
+    ) -> Outcome {
         // The text of string literals is compared apart from the code, so a translation may
         // move words around an interpolation ("Retard de \(text)" for "\(text) Verspätung");
         // the interpolations themselves are code and must stay.
-        let (translated, translatedText) = split(tokens(of: translation))
-        let (original, originalText) = split(tokens(of: source))
+        let (translated, translatedText) = split(tokens(of: translation, memo: memo))
+        let (original, originalText) = split(tokens(of: source, memo: memo))
         for index in 0..<max(translated.count, original.count) {
             let ours = index < translated.count ? translated[index] : nil
             let theirs = index < original.count ? original[index] : nil
@@ -71,8 +73,8 @@ enum CodeComparison {
         var isStringText: Bool
     }
 
-    private static func tokens(of listing: Listing) -> [Token] {
-        let tree = ListingSyntax.tree(listing.code)
+    private static func tokens(of listing: Listing, memo: ParseMemo?) -> [Token] {
+        let tree = ListingSyntax.tree(listing.code, memo: memo)
         let converter = SourceLocationConverter(fileName: listing.location.file, tree: tree)
         return tree.tokens(viewMode: .sourceAccurate).compactMap { token -> Token? in
             if token.tokenKind == .endOfFile { return nil }

@@ -1,4 +1,5 @@
 import StepwiseModel
+import StepwiseSyntax
 
 /// The second stage: checks every translation against the source language.
 ///

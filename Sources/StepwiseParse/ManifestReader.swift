@@ -1,4 +1,5 @@
 import Foundation
+import StepwiseFiles
 import StepwiseModel
 
 /// Reads `Content/<tutorial>/manifest.xml` into a `Manifest`.
@@ -211,13 +212,11 @@ enum FileAccess {
     /// symbolic link leads outside the content folder that holds `directory`: what a tutorial
     /// reads is copied into the generated codebase and published.
     static func contents(of path: String, inTutorial directory: String) throws(DiagnosticError) -> Data {
-        let content = URL(fileURLWithPath: (directory as NSString).deletingLastPathComponent)
-            .resolvingSymlinksInPath().path
-        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        guard resolved.hasPrefix(content + "/") else {
+        let content = FolderBoundary((directory as NSString).deletingLastPathComponent)
+        guard content.resolvedRelativePath(of: path)?.isEmpty == false else {
             throw DiagnosticError(
                 .error(
-                    "a symbolic link to \(resolved), outside the content folder \(content): a tutorial may only use files inside it",
+                    "a symbolic link to \(FolderBoundary.resolved(path)), outside the content folder \(content.resolvedFolder): a tutorial may only use files inside it",
                     at: SourceLocation(file: path, line: 1)))
         }
         return try contents(of: path)

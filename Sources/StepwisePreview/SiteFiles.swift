@@ -1,4 +1,5 @@
 import Foundation
+import StepwiseFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -47,11 +48,13 @@ struct SiteFiles: Sendable {
         }
         let wantsFolder = pieces.last?.isEmpty ?? true
         guard let root = Self.resolved(folder) else { return .notFound }
-        guard let target = Self.resolved(([root] + segments).joined(separator: "/")), Self.isInside(target, root)
+        let boundary = FolderBoundary(root)
+        guard let target = Self.resolved(([root] + segments).joined(separator: "/")),
+            boundary.resolvedRelativePath(of: target) != nil
         else { return .notFound }
         if Self.isDirectory(target) {
             guard wantsFolder else { return .redirect(path + "/") }
-            guard let index = Self.resolved(target + "/index.html"), Self.isInside(index, root),
+            guard let index = Self.resolved(target + "/index.html"), boundary.resolvedRelativePath(of: index) != nil,
                 Self.isRegularFile(index)
             else { return .notFound }
             return .file(index)
@@ -85,10 +88,6 @@ struct SiteFiles: Sendable {
         guard let pointer = realpath(path, nil) else { return nil }
         defer { free(pointer) }
         return String(cString: pointer)
-    }
-
-    private static func isInside(_ path: String, _ root: String) -> Bool {
-        path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
     }
 
     private static func mode(_ path: String) -> mode_t? {

@@ -10,9 +10,10 @@ enum Highlighter {
         var className: String?
     }
 
-    /// `code` as classified pieces, in order, covering every byte.
-    static func pieces(_ code: String) -> [Token] {
-        let tree = ListingSyntax.tree(code)
+    /// `code` as classified pieces, in order, covering every byte, from its syntax tree
+    /// (`memo`'s, when given).
+    static func pieces(_ code: String, memo: ParseMemo? = nil) -> [Token] {
+        let tree = ListingSyntax.tree(code, memo: memo)
         let bytes = Array(code.utf8)
         var pieces: [Token] = []
         var position = 0
@@ -31,9 +32,10 @@ enum Highlighter {
 
     /// `code` with each classified piece in a `<span class="…">`, all text escaped. A piece
     /// that spans lines (a block comment, a multi-line string) is closed at each line break
-    /// and opened again after it, so each line of the result is HTML of its own.
-    static func html(_ code: String) -> String {
-        pieces(code).map { piece in
+    /// and opened again after it, so each line of the result is HTML of its own. The tree
+    /// is `memo`'s, when given.
+    static func html(_ code: String, memo: ParseMemo? = nil) -> String {
+        pieces(code, memo: memo).map { piece in
             piece.text.split(separator: "\n", omittingEmptySubsequences: false).map { text in
                 guard let className = piece.className, !text.isEmpty else { return HTML.escape(text) }
                 return "<span class=\"\(className)\">\(HTML.escape(text))</span>"

@@ -1,6 +1,7 @@
 import Foundation
 import Mustache
 import StepwiseModel
+import StepwiseSyntax
 import StepwiseTemplates
 
 /// A page or asset of the site, with its path under `Output/site`.
@@ -219,7 +220,8 @@ public struct SiteRenderer: Stage {
     /// `lines` as highlighted HTML, one string per line; each distinct text is highlighted once.
     private func highlightedLines(_ lines: [String]) -> [String] {
         let code = lines.joined(separator: "\n")
-        let html = memo?.value("highlighted-lines", for: code) { Highlighter.html(code) } ?? Highlighter.html(code)
+        let html =
+            memo?.value("highlighted-lines", for: code) { Highlighter.html(code, memo: memo) } ?? Highlighter.html(code)
         return html.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 

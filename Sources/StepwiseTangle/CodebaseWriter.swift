@@ -1,4 +1,5 @@
 import Foundation
+import StepwiseFiles
 import StepwiseModel
 
 /// Puts a generated codebase on disk, or compares it with what is there.

@@ -80,7 +80,7 @@ public struct Tangle: Sendable {
     }
 
     /// The steps, benchmark and lesson of `tutorial`.
-    private func part(of tutorial: CheckedTutorial, library: MustacheLibrary) throws(DiagnosticError) -> TutorialPart {
+    private func part(of tutorial: CheckedTutorial, library: TemplateFolder) throws(DiagnosticError) -> TutorialPart {
         var (files, targets) = try steps(of: tutorial)
         let benchmark = try benchmark(of: tutorial.tutorial.manifest, last: targets)
         if let benchmark { files.append(benchmark.file) }

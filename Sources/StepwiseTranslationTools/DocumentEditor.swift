@@ -1,6 +1,7 @@
 import Foundation
 import StepwiseAudit
 import StepwiseModel
+import StepwiseSyntax
 
 /// Edits a tutorial document in place, byte by byte: everything not edited stays exactly as
 /// written (formatting, entities, comments), so a file that gets no change is written back identical.
@@ -57,9 +58,12 @@ public struct DocumentEditor {
     }
 
     /// Replaces the comments and string-literal segments of `listing` (as read from this
-    /// file) with `texts`, one per piece of `ListingText(listing)`, in place.
-    public mutating func replacePieces(of listing: Listing, with texts: [String]) throws(DiagnosticError) {
-        let pieces = ListingText(listing).pieces
+    /// file) with `texts`, one per piece of `ListingText(listing)`, in place; the listing is
+    /// parsed through `memo`, when given.
+    public mutating func replacePieces(of listing: Listing, with texts: [String], memo: ParseMemo? = nil)
+        throws(DiagnosticError)
+    {
+        let pieces = ListingText(listing, memo: memo).pieces
         guard pieces.count == texts.count else {
             throw DiagnosticError(
                 .error(

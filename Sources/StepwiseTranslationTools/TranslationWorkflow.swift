@@ -2,8 +2,10 @@ import Foundation
 import Stepwise
 import StepwiseAudit
 import StepwiseCheck
+import StepwiseFiles
 import StepwiseModel
 import StepwiseParse
+import StepwiseSyntax
 
 /// The translators' side of Stepwise: where each translation stands, confirming segments,
 /// and the XLIFF round trip through CAT tools. The tutorials come from the pipeline's first
@@ -28,9 +30,10 @@ public struct TranslationWorkflow: Sendable {
     /// The content folder.
     public var content: String { options.content }
 
-    /// The tutorials (all, or those named in `ids`), read, checked and audited by the pipeline.
-    private func audited(_ ids: [String]? = nil) async throws -> [AuditedTutorial] {
-        try await Pipeline(options: options).audit(tutorials: ids, memo: ParseMemo(file: options.parseMemo)).tutorials
+    /// The tutorials (all, or those named in `ids`), read, checked and audited by the pipeline,
+    /// their listings parsed through `memo`, which the command goes on using.
+    private func audited(_ ids: [String]? = nil, memo: ParseMemo) async throws -> [AuditedTutorial] {
+        try await Pipeline(options: options).audit(tutorials: ids, memo: memo).tutorials
     }
 
     /// A tutorial with the status of each translation.
@@ -47,17 +50,19 @@ public struct TranslationWorkflow: Sendable {
     /// that a manifest does not name yet are audited from their file if it exists, else as empty.
     public func status(tutorials ids: [String]? = nil, extra: [String] = []) async throws -> [TutorialStatus] {
         let loader = ContentLoader(contentDirectory: content)
-        return try await audited(ids).map { audited in
+        let memo = ParseMemo(file: options.parseMemo)
+        return try await audited(ids, memo: memo).map { audited in
             let tutorial = audited.tutorial
             var statuses = audited.translations
             var languages = tutorial.manifest.translations
             // Languages no manifest names yet are audited from their file, if there is one.
             let extra = extra.filter { !tutorial.manifest.languages.contains($0) }
-            lazy var source = DocumentSegments(tutorial.source)
+            lazy var source = DocumentSegments(tutorial.source, memo: memo)
             for language in extra {
                 statuses[language] = TranslationAudit.status(
                     of: try loader.document(language: language, of: tutorial.manifest), language: language,
-                    file: loader.documentPath(tutorial: tutorial.id, language: language), in: tutorial, source: source)
+                    file: loader.documentPath(tutorial: tutorial.id, language: language), in: tutorial, source: source,
+                    memo: memo)
                 languages.append(language)
             }
             return TutorialStatus(tutorial: tutorial, statuses: statuses, languages: languages)
@@ -90,7 +95,8 @@ public struct TranslationWorkflow: Sendable {
     )] {
         let loader = ContentLoader(contentDirectory: content)
         // Asked for every tutorial, the ones written in `language` have nothing to translate.
-        let tutorials = try await audited(ids).map(\.tutorial).filter {
+        let memo = ParseMemo(file: options.parseMemo)
+        let tutorials = try await audited(ids, memo: memo).map(\.tutorial).filter {
             ids != nil || $0.manifest.sourceLanguage != language
         }
         return try tutorials.map { tutorial in
@@ -102,7 +108,9 @@ public struct TranslationWorkflow: Sendable {
             }
             let document =
                 try tutorial.documents[language] ?? loader.document(language: language, of: tutorial.manifest)
-            return (tutorial.id, XLIFFExport.document(of: tutorial, language: language, translation: document))
+            return (
+                tutorial.id, XLIFFExport.document(of: tutorial, language: language, translation: document, memo: memo)
+            )
         }
     }
 
@@ -132,7 +140,8 @@ public struct TranslationWorkflow: Sendable {
             throw DiagnosticError(
                 .error("no tutorial '\(xliff.tutorialID)' in \(content)", at: xliff.tutorialLocation))
         }
-        let audited = try await audited([xliff.tutorialID])[0]
+        let memo = ParseMemo(file: options.parseMemo)
+        let audited = try await audited([xliff.tutorialID], memo: memo)[0]
         let tutorial = audited.tutorial
         let manifest = tutorial.manifest
         guard xliff.sourceLanguage == manifest.sourceLanguage else {
@@ -149,9 +158,9 @@ public struct TranslationWorkflow: Sendable {
         }
         let document = tutorial.documents[language]!
         let text = try String(contentsOfFile: document.file, encoding: .utf8)
-        let source = DocumentSegments(tutorial.source)
+        let source = DocumentSegments(tutorial.source, memo: memo)
         let merge = try XLIFFImport.merge(
-            xliff, into: tutorial, source: source, language: language, translation: document, text: text)
+            xliff, into: tutorial, source: source, language: language, translation: document, text: text, memo: memo)
         var updated = tutorial
         updated.documents[language] = try ContentLoader.document(
             merge.text, file: document.file, language: language, manifest: manifest)

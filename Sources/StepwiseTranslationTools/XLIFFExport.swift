@@ -2,6 +2,7 @@ import Foundation
 import StepwiseAudit
 import StepwiseModel
 import StepwiseParse
+import StepwiseSyntax
 
 /// Writes a tutorial's translatable segments as an XLIFF 2.0 document for CAT tools (through
 /// `XMLWriter`): one unit per segment, the source's text with its codes as placeholders, the
@@ -12,8 +13,11 @@ public enum XLIFFExport {
     /// The note category that carries a unit's source hash.
     public static let hashCategory = "stepwise:source-hash"
 
-    /// The XLIFF document for `language` (whose document may not exist yet).
-    public static func document(of tutorial: Tutorial, language: String, translation: TutorialDocument?) -> String {
+    /// The XLIFF document for `language` (whose document may not exist yet); listings are
+    /// parsed through `memo`, when given.
+    public static func document(
+        of tutorial: Tutorial, language: String, translation: TutorialDocument?, memo: ParseMemo? = nil
+    ) -> String {
         let writer = XMLWriter(root: "xliff", namespace: Self.namespace)
         let root = writer.root
         root.set("version", "2.0")
@@ -22,15 +26,17 @@ public enum XLIFFExport {
         let file = root.child("file")
         file.set("id", tutorial.id)
         file.set("original", "\(tutorial.id)/\(tutorial.manifest.sourceLanguage).xml")
-        for aligned in TranslationAudit.align(translation, in: tutorial, source: DocumentSegments(tutorial.source)) {
+        let source = DocumentSegments(tutorial.source, memo: memo)
+        for aligned in TranslationAudit.align(translation, in: tutorial, source: source, memo: memo) {
             guard let source = aligned.source else { continue }
-            unit(aligned, source: source, tutorialID: tutorial.id, in: file)
+            unit(aligned, source: source, tutorialID: tutorial.id, in: file, memo: memo)
         }
         return writer.serialized()
     }
 
     private static func unit(
-        _ aligned: TranslationAudit.AlignedSegment, source: Segment, tutorialID: String, in file: XMLWriter.Element
+        _ aligned: TranslationAudit.AlignedSegment, source: Segment, tutorialID: String, in file: XMLWriter.Element,
+        memo: ParseMemo?
     ) {
         let status = aligned.status
         let unit = file.child("unit")
@@ -52,8 +58,8 @@ public enum XLIFFExport {
         if let listing = source.listing {
             // A string literal's spaces and line breaks are the program's: tools must keep them.
             unit.preserveSpace()
-            let pieces = ListingText(listing).pieces
-            let translated = aligned.translation?.listing.map { ListingText($0).pieces }
+            let pieces = ListingText(listing, memo: memo).pieces
+            let translated = aligned.translation?.listing.map { ListingText($0, memo: memo).pieces }
             let targets = status.state == .missing || translated?.map(\.kind) != pieces.map(\.kind) ? nil : translated
             for (index, piece) in pieces.enumerated() {
                 let segment = unit.child("segment")

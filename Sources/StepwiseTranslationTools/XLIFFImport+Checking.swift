@@ -1,6 +1,7 @@
 import StepwiseAudit
 import StepwiseModel
 import StepwiseParse
+import StepwiseSyntax
 
 /// Checking: what an XLIFF file may hold, and whether a unit still fits the source and the
 /// translation it is merged into.
@@ -83,10 +84,10 @@ extension XLIFFImport {
 
     /// The targets' texts of a listing's unit, one a comment or string of `listing`, checked to
     /// hold no codes and to line up with the source's and with the translation's listing `current`.
-    static func listingTexts(_ unit: Unit, targets: [[InlineContent]], source listing: Listing, current: Listing?)
-        throws(DiagnosticError) -> (texts: [String], current: Listing)
-    {
-        let sourcePieces = ListingText(listing).pieces
+    static func listingTexts(
+        _ unit: Unit, targets: [[InlineContent]], source listing: Listing, current: Listing?, memo: ParseMemo?
+    ) throws(DiagnosticError) -> (texts: [String], current: Listing) {
+        let sourcePieces = ListingText(listing, memo: memo).pieces
         let texts = try targets.map { target throws(DiagnosticError) -> String in
             try target.map { piece throws(DiagnosticError) -> String in
                 guard case .text(let text) = piece else {
@@ -97,7 +98,7 @@ extension XLIFFImport {
             }.joined()
         }
         guard texts.count == sourcePieces.count, let current,
-            ListingText(current).pieces.map(\.kind) == sourcePieces.map(\.kind)
+            ListingText(current, memo: memo).pieces.map(\.kind) == sourcePieces.map(\.kind)
         else {
             throw DiagnosticError(
                 .error(

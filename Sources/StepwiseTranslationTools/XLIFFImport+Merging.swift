@@ -1,16 +1,17 @@
 import StepwiseAudit
 import StepwiseModel
+import StepwiseSyntax
 
 /// Merging: a checked XLIFF file's targets written into the translation's text.
 extension XLIFFImport {
     /// Merges `xliff` into the translation `text` of `tutorial`, whose source is split into
-    /// segments as `source`.
+    /// segments as `source`; listings are parsed through `memo`, when given.
     public static func merge(
         _ xliff: Document, into tutorial: Tutorial, source: DocumentSegments, language: String,
-        translation: TutorialDocument, text: String
+        translation: TutorialDocument, text: String, memo: ParseMemo? = nil
     ) throws(DiagnosticError) -> Merge {
         let aligned = Dictionary(
-            TranslationAudit.align(translation, in: tutorial, source: source).map { ($0.status.id, $0) },
+            TranslationAudit.align(translation, in: tutorial, source: source, memo: memo).map { ($0.status.id, $0) },
             uniquingKeysWith: { a, _ in a })
         var editor = DocumentEditor(file: translation.file, text: text)
         var problems: [Diagnostic] = []
@@ -28,7 +29,9 @@ extension XLIFFImport {
                             "unit '\(unit.id)': \(translation.file) has no element for this segment yet; copy the source's element there, then import again",
                             at: unit.location))
                 }
-                if try replace(current, with: targets, of: unit, source: source, in: &editor) { changed += 1 }
+                if try replace(current, with: targets, of: unit, source: source, in: &editor, memo: memo) {
+                    changed += 1
+                }
                 let done = unit.segments.allSatisfy { ["translated", "reviewed", "final"].contains($0.state ?? "") }
                 if done && current.text.recordedHash != source.text.hash {
                     try editor.setSourceHash(source.text.hash, ofElementAt: current.text.location)
@@ -47,13 +50,13 @@ extension XLIFFImport {
     /// listing's comments and strings, or a paragraph's text and codes. Whether anything changed.
     private static func replace(
         _ current: StepwiseAudit.Segment, with targets: [[InlineContent]], of unit: Unit,
-        source: StepwiseAudit.Segment, in editor: inout DocumentEditor
+        source: StepwiseAudit.Segment, in editor: inout DocumentEditor, memo: ParseMemo?
     ) throws(DiagnosticError) -> Bool {
         if let listing = source.listing {
             let (texts, currentListing) = try listingTexts(
-                unit, targets: targets, source: listing, current: current.listing)
-            guard ListingText(currentListing).pieces.map(\.text) != texts else { return false }
-            try editor.replacePieces(of: currentListing, with: texts)
+                unit, targets: targets, source: listing, current: current.listing, memo: memo)
+            guard ListingText(currentListing, memo: memo).pieces.map(\.text) != texts else { return false }
+            try editor.replacePieces(of: currentListing, with: texts, memo: memo)
         } else {
             let xml = InlineMarkup.xml(try inlines(unit, source: source, target: targets[0]))
             guard xml != current.text.text else { return false }

@@ -1,28 +1,29 @@
 import Foundation
+import StepwiseFiles
 import StepwiseModel
 
 /// Maps positions in the generated codebase back to the tutorial sources they came from.
 struct SourceMapper {
     let codebase: Codebase
-    /// The codebase folder, absolute and without symbolic links, as the compiler prints it.
-    let root: String
+    /// The codebase folder, whose files the compiler names absolute and without symbolic links.
+    let boundary: FolderBoundary
     /// The codebase folder as the user named it, for messages.
     let displayRoot: String
     private let files: [String: GeneratedFile]
 
     init(codebase: Codebase, directory: String) {
         self.codebase = codebase
-        self.root = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
+        self.boundary = FolderBoundary(directory)
         self.displayRoot = directory
         self.files = Dictionary(uniqueKeysWithValues: codebase.files.map { ($0.path, $0) })
     }
 
     /// The path relative to the codebase, for an absolute or relative path the tools printed.
     func relativePath(_ path: String) -> String? {
-        let absolute = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: root)).standardizedFileURL
-            .resolvingSymlinksInPath().path
-        guard absolute.hasPrefix(root + "/") else { return nil }
-        return String(absolute.dropFirst(root.count + 1))
+        let absolute = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: boundary.resolvedFolder))
+            .absoluteURL.path
+        guard let relative = boundary.resolvedRelativePath(of: absolute), !relative.isEmpty else { return nil }
+        return relative
     }
 
     /// Where a generated position came from, and the listing it is in (nil for a hidden

@@ -1,4 +1,5 @@
 import Foundation
+import StepwiseFiles
 import StepwiseModel
 
 /// Verified step targets from earlier runs, one small JSON file per entry, named by the key

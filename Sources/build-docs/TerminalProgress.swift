@@ -1,5 +1,6 @@
 import Foundation
 import Stepwise
+import StepwiseCLI
 import Synchronization
 
 /// Shows the stage that is running: on a terminal a line redrawn with a spinner and the

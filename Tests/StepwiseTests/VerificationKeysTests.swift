@@ -1,4 +1,5 @@
 import Foundation
+import StepwiseFiles
 import Testing
 
 @testable import StepwiseCheck

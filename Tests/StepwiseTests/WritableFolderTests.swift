@@ -1,7 +1,8 @@
 import Foundation
+import StepwiseModel
 import Testing
 
-@testable import StepwiseModel
+@testable import StepwiseFiles
 
 /// The one way Stepwise writes files: inside its root, all or nothing.
 @Suite("Writing files")
@@ -92,5 +93,18 @@ struct WritableFolderTests {
             try folder.replaceFolder("site", with: [FileChange(path: "../../x.html", contents: Data("x".utf8))])
         }
         #expect(text("site/de/new.html") == "new", "a refused replacement leaves the folder as it was")
+    }
+
+    @Test func aFolderThatCannotBeMovedInLeavesTheOldOneInPlace() throws {
+        var folder = WritableFolder(root: root.path)
+        try folder.replaceFolder("site", with: [FileChange(path: "de/old.html", contents: Data("old".utf8))])
+        folder.failingSwap = 0
+        #expect(throws: DiagnosticError.self) {
+            try folder.replaceFolder("site", with: [FileChange(path: "new.html", contents: Data("new".utf8))])
+        }
+        #expect(text("site/de/old.html") == "old", "the old folder is back, with its contents")
+        #expect(text("site/new.html") == nil)
+        let left = try FileManager.default.contentsOfDirectory(atPath: root.path)
+        #expect(left == ["site"], "no staging folder is left behind")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Stepwise
 
 /// Standard output or error, with colour only when it is a terminal.
 public struct Terminal: Sendable {

@@ -1,11 +1,18 @@
 import Foundation
+import StepwiseModel
+import SwiftParser
+import SwiftSyntax
 
-/// What slow parsers (swift-syntax, which is slow in a debug build) derived from listing
-/// text, kept by the SHA-256 of that text: each distinct listing is parsed once per run,
-/// and not at all when an earlier run left its result in `Output/.cache`.
+/// What parsing listing text gave in one run (swift-syntax is slow in a debug build): each
+/// distinct text is parsed once, whichever stage asks first (check compares tokens, audit
+/// reads comments and strings, render highlights), the others reusing its tree; and what
+/// was derived from the trees, kept by the SHA-256 of the text, so that a listing is not
+/// parsed at all when an earlier run left its result in `Output/.cache`.
 ///
-/// Only results that depend on nothing but the text are kept. The stages that use it work
-/// the same without one.
+/// A run makes one and lets it go when it ends, trees and all: `build-docs serve`, which
+/// builds again on every change, never holds more than one run's listings. Only results
+/// that depend on nothing but the text are kept. The stages that use it work the same
+/// without one.
 public final class ParseMemo: @unchecked Sendable {
     /// Changes whenever what is kept changes meaning (a new swift-syntax, a new derivation),
     /// so that a file written by an older Stepwise is ignored.
@@ -19,6 +26,7 @@ public final class ParseMemo: @unchecked Sendable {
     private let lock = NSLock()
     private var earlier: [String: String]
     private var now: [String: String] = [:]
+    private var trees: [String: SourceFileSyntax] = [:]
 
     /// An empty memo, or the one saved at `file` when it is readable and of this version.
     public init(file: String? = nil) {
@@ -29,6 +37,14 @@ public final class ParseMemo: @unchecked Sendable {
         } else {
             earlier = [:]
         }
+    }
+
+    /// The syntax tree of `text`, parsed the first time this memo is asked for it.
+    public func tree(_ text: String) -> SourceFileSyntax {
+        if let tree = lock.withLock({ trees[text] }) { return tree }
+        let tree = Parser.parse(source: text)
+        lock.withLock { trees[text] = tree }
+        return tree
     }
 
     /// The value of `kind` for `input`, computed by `compute` unless this run or an earlier

@@ -1,4 +1,5 @@
 import Foundation
+import StepwiseModel
 
 /// One file to write (or, with nil contents, a file or folder to remove), by its path inside a folder.
 public struct FileChange: Sendable, Hashable {
@@ -27,7 +28,8 @@ public protocol FileDestination: Sendable {
     func commit(_ changes: [FileChange]) throws(DiagnosticError)
 
     /// Replaces the folder at `path` with exactly `files` (paths relative to that folder),
-    /// built beside it and swapped in, so that a reader never sees half of it.
+    /// built beside it and swapped in, so that a reader never sees half of it. When it cannot
+    /// be swapped in, the folder is left as it was.
     func replaceFolder(_ path: String, with files: [FileChange]) throws(DiagnosticError)
 }
 
@@ -35,7 +37,7 @@ public protocol FileDestination: Sendable {
 public struct WritableFolder: FileDestination {
     public let root: String
     /// For tests: the swap (0-based) that fails as if the disk refused it, to see the ones
-    /// before it undone.
+    /// before it undone. `replaceFolder` has one: the new folder moved into place.
     var failingSwap: Int?
 
     /// A destination rooted at `root` (created when first written to).
@@ -90,9 +92,9 @@ public struct WritableFolder: FileDestination {
 
     /// Removes the folders above `file` that are empty, up to the root.
     private func removeEmptyFolders(above file: URL) {
-        let base = URL(fileURLWithPath: root).standardizedFileURL.path
+        let boundary = FolderBoundary(root)
         var folder = file.deletingLastPathComponent()
-        while folder.path.hasPrefix(base + "/"),
+        while boundary.relativePath(of: folder.path) != nil,
             (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true
         {
             try? FileManager.default.removeItem(at: folder)
@@ -108,15 +110,24 @@ public struct WritableFolder: FileDestination {
             for file in files {
                 guard let contents = file.contents else { continue }
                 let target = staging.appendingPathComponent(file.path)
-                guard target.standardizedFileURL.path.hasPrefix(staging.path + "/") else {
+                guard FolderBoundary(staging.path).relativePath(of: target.path) != nil else {
                     throw DiagnosticError(.error("'\(file.path)' is outside \(path)", at: nil))
                 }
                 try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try contents.write(to: target)
             }
+            // Two moves: a crash between them leaves no folder at `path` and the old one at
+            // `.staging-<uuid>.old` in the root; a failure puts the old one back.
             let old = staging.appendingPathExtension("old")
-            if manager.fileExists(atPath: folder.path) { try manager.moveItem(at: folder, to: old) }
-            try manager.moveItem(at: staging, to: folder)
+            let replacesOld = manager.fileExists(atPath: folder.path)
+            if replacesOld { try manager.moveItem(at: folder, to: old) }
+            do {
+                if failingSwap == 0 { throw CocoaError(.fileWriteUnknown) }
+                try manager.moveItem(at: staging, to: folder)
+            } catch {
+                if replacesOld { try? manager.moveItem(at: old, to: folder) }
+                throw error
+            }
             try? manager.removeItem(at: old)
         } catch let error as DiagnosticError {
             try? manager.removeItem(at: staging)
@@ -130,28 +141,20 @@ public struct WritableFolder: FileDestination {
     /// `path` (absolute, or relative to the working folder) relative to the root; refuses one
     /// outside it.
     public func relativePath(of path: String) throws(DiagnosticError) -> String {
-        let base = URL(fileURLWithPath: root).standardizedFileURL.path
-        let file = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard file.hasPrefix(base + "/") else {
+        guard let relative = FolderBoundary(root).relativePath(of: path) else {
             throw DiagnosticError(.error("refusing to write '\(path)': it is outside \(root)", at: nil))
         }
-        return String(file.dropFirst(base.count + 1))
+        return relative
     }
 
     /// The file at `path` inside the root; refuses one that would be outside it, through
     /// `..`, an absolute path, or a symbolic link on the way.
     public func url(_ path: String) throws(DiagnosticError) -> URL {
-        let base = URL(fileURLWithPath: root).standardizedFileURL
-        let resolvedBase = base.resolvingSymlinksInPath().path
-        let target = base.appendingPathComponent(path).standardizedFileURL
-        // Resolve the deepest folder on the way that exists: a link there decides where the write lands.
-        var existing = target.deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: existing.path), existing.path.count > base.path.count {
-            existing = existing.deletingLastPathComponent()
-        }
-        let resolved = existing.resolvingSymlinksInPath().path
-        guard !path.hasPrefix("/"), target.path.hasPrefix(base.path + "/"),
-            resolved == resolvedBase || resolved.hasPrefix(resolvedBase + "/")
+        let boundary = FolderBoundary(root)
+        let target = URL(fileURLWithPath: boundary.folder).appendingPathComponent(path).standardizedFileURL
+        // Where the folder that holds it leads decides where the write lands.
+        guard !path.hasPrefix("/"), boundary.relativePath(of: target.path) != nil,
+            boundary.resolvedRelativePath(of: target.deletingLastPathComponent().path) != nil
         else {
             throw DiagnosticError(.error("refusing to write '\(path)': it is outside \(root)", at: nil))
         }
