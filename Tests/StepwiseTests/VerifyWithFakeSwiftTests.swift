@@ -145,7 +145,10 @@ struct VerifyWithFakeSwiftTests {
         let verification = try await verify.verify(codebase, tutorials: tutorials)
         let hung = try #require(verification.targets["GreetingStep01FR"])
         #expect(hung.status == .failed)
-        #expect(hung.diagnostics.contains { $0.message.contains("did not finish within") })
+        let diagnostic = try #require(hung.diagnostics.first { $0.message.contains("did not finish within") })
+        #expect(
+            diagnostic.notes.contains { $0.message.hasSuffix("waiting forever in GreetingStep01FRTests") },
+            "the hung test's last words")
         #expect(verification.targets["GreetingStep02"]?.status == .verified)
     }
 
