@@ -1,5 +1,6 @@
 import Foundation
 import StepwiseModel
+import Synchronization
 
 /// The fourth stage: builds every step of the generated codebase with one SwiftPM build,
 /// runs every step's tests (as many times as asked), runs every step's program in every
@@ -27,12 +28,16 @@ public struct Verify: Sendable {
     public let reusesCache: Bool
     /// Told what the stage is doing.
     public let progress: @Sendable (String) -> Void
+    /// Told how far the stage has come: each build step SwiftPM counts, each target whose
+    /// tests are done, each target whose programs ran.
+    public let advanced: @Sendable (StageProgress) -> Void
 
     /// Creates the stage.
     public init(
         directory: String, swift: String = "swift", testTimeout: Duration = .seconds(300),
         programTimeout: Duration = .seconds(30), repetitions: Int = 1, cache: VerificationCache? = nil,
-        reusesCache: Bool = true, progress: @escaping @Sendable (String) -> Void = { _ in }
+        reusesCache: Bool = true, progress: @escaping @Sendable (String) -> Void = { _ in },
+        advanced: @escaping @Sendable (StageProgress) -> Void = { _ in }
     ) {
         self.directory = directory
         self.swift = swift
@@ -42,6 +47,7 @@ public struct Verify: Sendable {
         self.cache = cache
         self.reusesCache = reusesCache
         self.progress = progress
+        self.advanced = advanced
     }
 
     /// Verifies `codebase`, already written to `directory`.
@@ -73,8 +79,16 @@ public struct Verify: Sendable {
         progress(
             "building \(codebase.targets.count) step targets with their tests"
                 + (pending.count < codebase.targets.count ? " (\(pending.count) to verify)" : ""))
+        let buildStarted = ContinuousClock.now
         let build = try await ProcessRunner.run(
-            swift, ["build", "--package-path", directory, "--build-tests"], timeout: .seconds(3600))
+            swift, ["build", "--package-path", directory, "--build-tests"], timeout: .seconds(3600)
+        ) { [advanced] line in
+            guard let step = Self.buildStep(line) else { return }
+            advanced(
+                StageProgress(
+                    phase: .building, done: step.done, total: step.total, current: step.module,
+                    elapsed: .now - buildStarted))
+        }
         if !build.succeeded {
             general += record(CompilerOutput.errors(in: build.output), mapper: mapper, into: &results)
             if results.values.allSatisfy(\.diagnostics.isEmpty) {
@@ -144,8 +158,9 @@ public struct Verify: Sendable {
                     + (repetitions > 1 ? " (run \(run) of \(repetitions))" : ""))
             let ran = targets.map(\.name).filter { !crashed.contains($0) }
             guard !ran.isEmpty else { break }
+            let tracker = TestProgress(phase: .testing(run: run, of: repetitions), total: ran.count, advanced: advanced)
             let (once, problems) = try await runTestsOnce(
-                selection: selection, skipping: crashed, mapper: mapper, crashed: &crashed)
+                selection: selection, skipping: crashed, mapper: mapper, tracker: tracker, crashed: &crashed)
             general += problems
             for name in ran { runs[name, default: 0] += 1 }
             for (target, tests) in once where results[target] != nil {
@@ -203,7 +218,8 @@ public struct Verify: Sendable {
     /// did not finish fails its target, which is skipped in a new run of the others (and
     /// added to `crashed`). Returns each finished test's outcome by target and test id.
     private func runTestsOnce(
-        selection: String, skipping skipped: Set<String>, mapper: SourceMapper, crashed: inout Set<String>
+        selection: String, skipping skipped: Set<String>, mapper: SourceMapper, tracker: TestProgress,
+        crashed: inout Set<String>
     ) async throws -> (outcomes: [String: [String: TestOutcome]], general: [Diagnostic]) {
         let eventFile = URL(fileURLWithPath: directory).appendingPathComponent(".build/stepwise-test-events.jsonl")
         var outcomes: [String: [String: TestOutcome]] = [:]
@@ -215,8 +231,24 @@ public struct Verify: Sendable {
                 "--experimental-event-stream-output", eventFile.path, "--filter", selection,
             ]
             if !skipping.isEmpty { arguments += ["--skip", Self.testSelection(skipping.sorted())] }
-            let run = try await ProcessRunner.run(swift, arguments, timeout: testTimeout)
-            let events = TestEvents(jsonLines: (try? String(contentsOf: eventFile, encoding: .utf8)) ?? "")
+            let run = try await withThrowingTaskGroup(of: ProcessRunner.Result?.self) { group in
+                group.addTask { [swift, testTimeout, arguments] in
+                    try await ProcessRunner.run(swift, arguments, timeout: testTimeout)
+                }
+                // Swift Testing writes the events as they happen: read them as they come to
+                // tell which targets are done.
+                group.addTask {
+                    while true {
+                        try await Task.sleep(for: .milliseconds(500))
+                        tracker.update(Self.events(in: eventFile))
+                    }
+                }
+                let run = try await group.next()!
+                group.cancelAll()
+                return run!
+            }
+            let events = Self.events(in: eventFile)
+            tracker.update(events)
             for test in events.tests where test.ended && !test.skipped {
                 let target = PackageLayout.testedTarget(of: test.module) ?? test.module
                 guard !skipping.contains(target) else { continue }
@@ -251,6 +283,7 @@ public struct Verify: Sendable {
                 ])
             skipping.insert(target)
             crashed.insert(target)
+            tracker.finished(target)
         }
     }
 
@@ -265,7 +298,14 @@ public struct Verify: Sendable {
         into results: inout [String: TargetResult]
     ) async throws {
         let binaries = URL(fileURLWithPath: directory).appendingPathComponent(PackageLayout.debugBinaries)
-        for target in targets {
+        let started = ContinuousClock.now
+        for (index, target) in targets.enumerated() {
+            defer {
+                advanced(
+                    StageProgress(
+                        phase: .runningPrograms, done: index + 1, total: targets.count,
+                        current: targets.dropFirst(index + 1).first?.name, elapsed: .now - started))
+            }
             guard let tutorial = tutorials.first(where: { $0.tutorial.id == target.tutorialID })?.tutorial,
                 let lesson = codebase.lessons.first(where: { $0.tutorialID == tutorial.id })
             else { continue }
@@ -305,6 +345,27 @@ public struct Verify: Sendable {
         "^(\(targets.map(PackageLayout.testTarget(of:)).joined(separator: "|")))[./]"
     }
 
+    /// The events written to `file` so far.
+    private static func events(in file: URL) -> TestEvents {
+        TestEvents(jsonLines: (try? String(contentsOf: file, encoding: .utf8)) ?? "")
+    }
+
+    /// A build step in a line SwiftPM prints (`[12/454] Compiling GreetingStep01 Greeter.swift`),
+    /// with the module it compiles when it says.
+    static func buildStep(_ line: String) -> (done: Int, total: Int, module: String?)? {
+        guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { return nil }
+        let counts = line[line.index(after: line.startIndex)..<close].split(separator: "/")
+        guard counts.count == 2, let done = Int(counts[0]), let total = Int(counts[1]) else { return nil }
+        let words = line[line.index(after: close)...].split(separator: " ").map(String.init)
+        let module: String? =
+            switch words.first {
+            case "Compiling": words.dropFirst().first
+            case "Emitting": words.dropFirst(2).first
+            default: nil
+            }
+        return (done, total, module)
+    }
+
     private func lastLines(of output: String) -> String? {
         let lines = output.split(separator: "\n").suffix(15)
         return lines.isEmpty ? nil : lines.joined(separator: "\n")
@@ -333,4 +394,45 @@ extension Verify: Stage {
     public func run(_ input: (codebase: Codebase, tutorials: [CheckedTutorial])) async throws -> Verification {
         try await verify(input.codebase, tutorials: input.tutorials)
     }
+}
+
+/// Counts the targets whose tests are done in one run of the tests, and tells `advanced`
+/// each time one more is.
+private final class TestProgress: Sendable {
+    private let phase: StageProgress.Phase
+    private let total: Int
+    private let advanced: @Sendable (StageProgress) -> Void
+    private let started = ContinuousClock.now
+    /// The targets done, crashed ones included.
+    private let done = Mutex(Set<String>())
+
+    init(phase: StageProgress.Phase, total: Int, advanced: @escaping @Sendable (StageProgress) -> Void) {
+        self.phase = phase
+        self.total = total
+        self.advanced = advanced
+    }
+
+    /// Counts the targets all of whose tests ended in `events`.
+    func update(_ events: TestEvents) {
+        let running = events.tests.last { $0.started && !$0.ended }.map { Self.target(of: $0.module) }
+        var remaining: [String: Int] = [:]
+        var order: [String] = []
+        for test in events.tests {
+            let target = Self.target(of: test.module)
+            if remaining[target] == nil { order.append(target) }
+            remaining[target, default: 0] += test.ended || test.skipped ? 0 : 1
+        }
+        for target in order where remaining[target] == 0 { finished(target, running: running) }
+    }
+
+    /// Counts `target` as done (when it was not yet).
+    func finished(_ target: String, running: String? = nil) {
+        let count = done.withLock { done in done.insert(target).inserted ? done.count : nil }
+        guard let count else { return }
+        advanced(
+            StageProgress(
+                phase: phase, done: count, total: total, current: running, elapsed: .now - started))
+    }
+
+    private static func target(of module: String) -> String { PackageLayout.testedTarget(of: module) ?? module }
 }
