@@ -151,7 +151,7 @@ public struct Verify: Sendable {
         var runs: [String: Int] = [:]
         var crashed: Set<String> = []
         var general: [Diagnostic] = []
-        let selection = Self.testSelection(targets.map(\.name))
+        let selection = PackageLayout.testSelection(targets.map(\.name))
         for run in 1...repetitions {
             progress(
                 "running the tests of \(targets.count) step targets"
@@ -230,7 +230,7 @@ public struct Verify: Sendable {
                 "test", "--package-path", directory, "--skip-build", "--disable-xctest",
                 "--experimental-event-stream-output", eventFile.path, "--filter", selection,
             ]
-            if !skipping.isEmpty { arguments += ["--skip", Self.testSelection(skipping.sorted())] }
+            if !skipping.isEmpty { arguments += ["--skip", PackageLayout.testSelection(skipping.sorted())] }
             let run = try await withThrowingTaskGroup(of: ProcessRunner.Result?.self) { group in
                 group.addTask { [swift, testTimeout, arguments] in
                     try await ProcessRunner.run(swift, arguments, timeout: testTimeout)
@@ -337,12 +337,6 @@ public struct Verify: Sendable {
             }
         }
         return general
-    }
-
-    /// The `swift test --filter`/`--skip` pattern that matches the tests of `targets` (library
-    /// names) and nothing else.
-    private static func testSelection(_ targets: [String]) -> String {
-        "^(\(targets.map(PackageLayout.testTarget(of:)).joined(separator: "|")))[./]"
     }
 
     /// The events written to `file` so far.
