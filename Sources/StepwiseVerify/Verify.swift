@@ -226,6 +226,7 @@ public struct Verify: Sendable {
         var skipping = skipped
         while true {
             try? FileManager.default.removeItem(at: eventFile)
+            tracker.restart()
             var arguments = [
                 "test", "--package-path", directory, "--skip-build", "--disable-xctest",
                 "--experimental-event-stream-output", eventFile.path, "--filter", selection,
@@ -240,15 +241,15 @@ public struct Verify: Sendable {
                 group.addTask {
                     while true {
                         try await Task.sleep(for: .milliseconds(500))
-                        tracker.update(Self.events(in: eventFile))
+                        tracker.read(eventFile)
                     }
                 }
                 let run = try await group.next()!
                 group.cancelAll()
                 return run!
             }
-            let events = Self.events(in: eventFile)
-            tracker.update(events)
+            let events = TestEvents(jsonLines: (try? String(contentsOf: eventFile, encoding: .utf8)) ?? "")
+            tracker.read(eventFile)
             for test in events.tests where test.ended && !test.skipped {
                 let target = PackageLayout.testedTarget(of: test.module) ?? test.module
                 guard !skipping.contains(target) else { continue }
@@ -339,11 +340,6 @@ public struct Verify: Sendable {
         return general
     }
 
-    /// The events written to `file` so far.
-    private static func events(in file: URL) -> TestEvents {
-        TestEvents(jsonLines: (try? String(contentsOf: file, encoding: .utf8)) ?? "")
-    }
-
     /// A build step in a line SwiftPM prints (`[12/454] Compiling GreetingStep01 Greeter.swift`),
     /// with the module it compiles when it says.
     static func buildStep(_ line: String) -> (done: Int, total: Int, module: String?)? {
@@ -393,12 +389,20 @@ extension Verify: Stage {
 /// Counts the targets whose tests are done in one run of the tests, and tells `advanced`
 /// each time one more is.
 private final class TestProgress: Sendable {
+    private struct State {
+        /// The events of the test process running.
+        var events = TestEvents(jsonLines: "")
+        /// How much of the event file `events` has read.
+        var offset: UInt64 = 0
+        /// The targets done, crashed ones included.
+        var done: Set<String> = []
+    }
+
     private let phase: StageProgress.Phase
     private let total: Int
     private let advanced: @Sendable (StageProgress) -> Void
     private let started = ContinuousClock.now
-    /// The targets done, crashed ones included.
-    private let done = Mutex(Set<String>())
+    private let state = Mutex(State())
 
     init(phase: StageProgress.Phase, total: Int, advanced: @escaping @Sendable (StageProgress) -> Void) {
         self.phase = phase
@@ -406,8 +410,28 @@ private final class TestProgress: Sendable {
         self.advanced = advanced
     }
 
-    /// Counts the targets all of whose tests ended in `events`.
-    func update(_ events: TestEvents) {
+    /// A new test process starts, writing its events anew.
+    func restart() {
+        state.withLock {
+            $0.events = TestEvents(jsonLines: "")
+            $0.offset = 0
+        }
+    }
+
+    /// Reads the events written to `file` since the last read, and counts the targets all of
+    /// whose tests ended.
+    func read(_ file: URL) {
+        let events = state.withLock { state -> TestEvents in
+            guard let handle = try? FileHandle(forReadingFrom: file) else { return state.events }
+            defer { try? handle.close() }
+            guard (try? handle.seek(toOffset: state.offset)) != nil, let data = try? handle.readToEnd(),
+                let end = data.lastIndex(of: UInt8(ascii: "\n"))
+            else { return state.events }
+            let whole = data[data.startIndex...end]
+            state.offset += UInt64(whole.count)
+            state.events.read(String(decoding: whole, as: UTF8.self))
+            return state.events
+        }
         let running = events.tests.last { $0.started && !$0.ended }.map { Self.target(of: $0.module) }
         var remaining: [String: Int] = [:]
         var order: [String] = []
@@ -421,7 +445,7 @@ private final class TestProgress: Sendable {
 
     /// Counts `target` as done (when it was not yet).
     func finished(_ target: String, running: String? = nil) {
-        let count = done.withLock { done in done.insert(target).inserted ? done.count : nil }
+        let count = state.withLock { $0.done.insert(target).inserted ? $0.done.count : nil }
         guard let count else { return }
         advanced(
             StageProgress(

@@ -124,7 +124,12 @@ struct VerifyWithFakeSwiftTests {
     }
 
     @Test func aCrashingTestFailsItsStepAndTheOthersRunAgainWithoutIt() async throws {
-        let (sandbox, codebase, tutorials, verify) = try await setUp(Script(crashing: ["GreetingStep02Tests"]))
+        let (sandbox, codebase, tutorials, _) = try await setUp(Script(crashing: ["GreetingStep02Tests"]))
+        let reports = Mutex<[StageProgress]>([])
+        let verify = Verify(
+            directory: sandbox.output.appendingPathComponent("Codebase").path,
+            swift: sandbox.root.appendingPathComponent("swift").path, testTimeout: .seconds(20),
+            advanced: { progress in reports.withLock { $0.append(progress) } })
         let verification = try await verify.verify(codebase, tutorials: tutorials)
         let crashed = try #require(verification.targets["GreetingStep02"])
         #expect(crashed.status == .failed)
@@ -136,6 +141,8 @@ struct VerifyWithFakeSwiftTests {
         let tests = try calls(sandbox).filter { $0.hasPrefix("test ") }
         #expect(tests.count == 2, "one run, then one rerun")
         #expect(tests.last?.contains("--skip ^(GreetingStep02Tests)[./]") == true)
+        let testing = reports.withLock { $0 }.filter { $0.phase == .testing(run: 1, of: 1) }
+        #expect(testing.map(\.done) == [1, 2, 3, 4], "the crashed target counts once, the rerun's targets once")
     }
 
     @Test func aHangingTestFailsItsStepWithinTheTimeLimitAndTheOthersStillRun() async throws {
