@@ -132,7 +132,7 @@ let package = Package(
             name: "build-docs",
             dependencies: [
                 "Stepwise", "StepwiseCLI", "StepwisePreview", "StepwiseAudit", "StepwiseTranslationTools",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StepwiseModel", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(

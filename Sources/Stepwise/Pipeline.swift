@@ -92,7 +92,7 @@ public struct Pipeline: Sendable {
                     repetitions: options.repetitions,
                     cache: VerificationCache(in: options.destination, folder: BuildOptions.Inside.verificationCache),
                     reusesCache: !options.force,
-                    progress: { progress.stageDetail($0) }),
+                    progress: { progress.stageDetail($0) }, advanced: { progress.stageProgress($0) }),
                 (codebase, tutorials.map(\.checked)), &timings)
         }
         let site = try await run(

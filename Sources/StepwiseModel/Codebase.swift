@@ -23,6 +23,12 @@ public struct Codebase: Sendable, Hashable {
         languages.filter { self.target(tutorial: target.tutorialID, step: target.stepID, language: $0) == target }
     }
 
+    /// The targets of the last `count` steps of every tutorial, variants included, in build order.
+    public func lastSteps(_ count: Int) -> [StepTarget] {
+        let last = Dictionary(grouping: targets, by: \.tutorialID).mapValues { $0.map(\.number).max() ?? 0 }
+        return targets.filter { $0.number > last[$0.tutorialID]! - count }
+    }
+
     /// The target backing `step` of `tutorial` in `language`: the language's variant when it
     /// has one, else the source language's target.
     public func target(tutorial: String, step: String, language: String) -> StepTarget? {

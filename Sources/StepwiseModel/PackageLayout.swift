@@ -19,6 +19,12 @@ public enum PackageLayout {
         module.hasSuffix(testSuffix) ? String(module.dropLast(testSuffix.count)) : nil
     }
 
+    /// The `swift test --filter`/`--skip` pattern that matches the tests of `targets` (library
+    /// names) and nothing else.
+    public static func testSelection(_ targets: [String]) -> String {
+        "^(\(targets.map(testTarget(of:)).joined(separator: "|")))[./]"
+    }
+
     /// The folder of a library or executable target: `Sources/BindingsStep03`.
     public static func sources(of target: String) -> String { "Sources/" + target }
 

@@ -37,9 +37,13 @@ struct TestEvents {
     private(set) var tests: [TestCase] = []
     /// Whether the run reached its end (false when the process crashed or was stopped).
     private(set) var runEnded = false
+    /// Where each test is in `tests`, by id.
+    private var index: [String: Int] = [:]
 
-    init(jsonLines: String) {
-        var index: [String: Int] = [:]
+    init(jsonLines: String) { read(jsonLines) }
+
+    /// Reads more of the stream, in whole lines: the events written since the last read.
+    mutating func read(_ jsonLines: String) {
         let decoder = JSONDecoder()
         for line in jsonLines.split(separator: "\n") {
             guard let record = try? decoder.decode(Record.self, from: Data(line.utf8)) else { continue }

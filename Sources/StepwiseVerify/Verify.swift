@@ -1,5 +1,6 @@
 import Foundation
 import StepwiseModel
+import Synchronization
 
 /// The fifth stage: builds every step of the generated codebase with one SwiftPM build,
 /// runs every step's tests (as many times as asked), runs every step's program in every
@@ -27,6 +28,9 @@ public struct Verify: Sendable {
     public let reusesCache: Bool
     /// Told what the stage is doing.
     public let progress: @Sendable (String) -> Void
+    /// Told how far the stage has come: each build step SwiftPM counts, each target whose
+    /// tests are done, each target whose programs ran.
+    public let advanced: @Sendable (StageProgress) -> Void
 
     /// The `swift` executable unless told otherwise: the one on the `PATH`.
     public static let defaultSwift = "swift"
@@ -37,7 +41,8 @@ public struct Verify: Sendable {
     public init(
         directory: String, swift: String = defaultSwift, testTimeout: Duration = defaultTestTimeout,
         programTimeout: Duration = .seconds(30), repetitions: Int = 1, cache: VerificationCache? = nil,
-        reusesCache: Bool = true, progress: @escaping @Sendable (String) -> Void = { _ in }
+        reusesCache: Bool = true, progress: @escaping @Sendable (String) -> Void = { _ in },
+        advanced: @escaping @Sendable (StageProgress) -> Void = { _ in }
     ) {
         self.directory = directory
         self.swift = swift
@@ -47,6 +52,7 @@ public struct Verify: Sendable {
         self.cache = cache
         self.reusesCache = reusesCache
         self.progress = progress
+        self.advanced = advanced
     }
 
     /// Verifies `codebase`, already written to `directory`.
@@ -78,8 +84,16 @@ public struct Verify: Sendable {
         progress(
             "building \(codebase.targets.count) step targets with their tests"
                 + (pending.count < codebase.targets.count ? " (\(pending.count) to verify)" : ""))
+        let buildStarted = ContinuousClock.now
         let build = try await ProcessRunner.run(
-            swift, ["build", "--package-path", directory, "--build-tests"], timeout: .seconds(3600))
+            swift, ["build", "--package-path", directory, "--build-tests"], timeout: .seconds(3600)
+        ) { [advanced] line in
+            guard let step = Self.buildStep(line) else { return }
+            advanced(
+                StageProgress(
+                    phase: .building, done: step.done, total: step.total, current: step.module,
+                    elapsed: .now - buildStarted))
+        }
         if !build.succeeded {
             general += record(CompilerOutput.errors(in: build.output), mapper: mapper, into: &results)
             if results.values.allSatisfy(\.diagnostics.isEmpty) {
@@ -142,15 +156,16 @@ public struct Verify: Sendable {
         var runs: [String: Int] = [:]
         var crashed: Set<String> = []
         var general: [Diagnostic] = []
-        let selection = Self.testSelection(targets.map(\.name))
+        let selection = PackageLayout.testSelection(targets.map(\.name))
         for run in 1...repetitions {
             progress(
                 "running the tests of \(targets.count) step targets"
                     + (repetitions > 1 ? " (run \(run) of \(repetitions))" : ""))
             let ran = targets.map(\.name).filter { !crashed.contains($0) }
             guard !ran.isEmpty else { break }
+            let tracker = TestProgress(phase: .testing(run: run, of: repetitions), total: ran.count, advanced: advanced)
             let (once, problems) = try await runTestsOnce(
-                selection: selection, skipping: crashed, mapper: mapper, crashed: &crashed)
+                selection: selection, skipping: crashed, mapper: mapper, tracker: tracker, crashed: &crashed)
             general += problems
             for name in ran { runs[name, default: 0] += 1 }
             for (target, tests) in once where results[target] != nil {
@@ -208,20 +223,38 @@ public struct Verify: Sendable {
     /// did not finish fails its target, which is skipped in a new run of the others (and
     /// added to `crashed`). Returns each finished test's outcome by target and test id.
     private func runTestsOnce(
-        selection: String, skipping skipped: Set<String>, mapper: SourceMapper, crashed: inout Set<String>
+        selection: String, skipping skipped: Set<String>, mapper: SourceMapper, tracker: TestProgress,
+        crashed: inout Set<String>
     ) async throws -> (outcomes: [String: [String: TestOutcome]], general: [Diagnostic]) {
         let eventFile = URL(fileURLWithPath: directory).appendingPathComponent(".build/stepwise-test-events.jsonl")
         var outcomes: [String: [String: TestOutcome]] = [:]
         var skipping = skipped
         while true {
             try? FileManager.default.removeItem(at: eventFile)
+            tracker.restart()
             var arguments = [
                 "test", "--package-path", directory, "--skip-build", "--disable-xctest",
                 "--experimental-event-stream-output", eventFile.path, "--filter", selection,
             ]
-            if !skipping.isEmpty { arguments += ["--skip", Self.testSelection(skipping.sorted())] }
-            let run = try await ProcessRunner.run(swift, arguments, timeout: testTimeout)
+            if !skipping.isEmpty { arguments += ["--skip", PackageLayout.testSelection(skipping.sorted())] }
+            let run = try await withThrowingTaskGroup(of: ProcessRunner.Result?.self) { group in
+                group.addTask { [swift, testTimeout, arguments] in
+                    try await ProcessRunner.run(swift, arguments, timeout: testTimeout)
+                }
+                // Swift Testing writes the events as they happen: read them as they come to
+                // tell which targets are done.
+                group.addTask {
+                    while true {
+                        try await Task.sleep(for: .milliseconds(500))
+                        tracker.read(eventFile)
+                    }
+                }
+                let run = try await group.next()!
+                group.cancelAll()
+                return run!
+            }
             let events = TestEvents(jsonLines: (try? String(contentsOf: eventFile, encoding: .utf8)) ?? "")
+            tracker.read(eventFile)
             for test in events.tests where test.ended && !test.skipped {
                 let target = PackageLayout.testedTarget(of: test.module) ?? test.module
                 guard !skipping.contains(target) else { continue }
@@ -256,6 +289,7 @@ public struct Verify: Sendable {
                 ])
             skipping.insert(target)
             crashed.insert(target)
+            tracker.finished(target)
         }
     }
 
@@ -270,7 +304,14 @@ public struct Verify: Sendable {
         into results: inout [String: TargetResult]
     ) async throws {
         let binaries = URL(fileURLWithPath: directory).appendingPathComponent(PackageLayout.debugBinaries)
-        for target in targets {
+        let started = ContinuousClock.now
+        for (index, target) in targets.enumerated() {
+            defer {
+                advanced(
+                    StageProgress(
+                        phase: .runningPrograms, done: index + 1, total: targets.count,
+                        current: targets.dropFirst(index + 1).first?.name, elapsed: .now - started))
+            }
             guard let tutorial = tutorials.first(where: { $0.tutorial.id == target.tutorialID })?.tutorial,
                 let lesson = codebase.lessons.first(where: { $0.tutorialID == tutorial.id })
             else { continue }
@@ -304,10 +345,20 @@ public struct Verify: Sendable {
         return general
     }
 
-    /// The `swift test --filter`/`--skip` pattern that matches the tests of `targets` (library
-    /// names) and nothing else.
-    private static func testSelection(_ targets: [String]) -> String {
-        "^(\(targets.map(PackageLayout.testTarget(of:)).joined(separator: "|")))[./]"
+    /// A build step in a line SwiftPM prints (`[12/454] Compiling GreetingStep01 Greeter.swift`),
+    /// with the module it compiles when it says.
+    static func buildStep(_ line: String) -> (done: Int, total: Int, module: String?)? {
+        guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { return nil }
+        let counts = line[line.index(after: line.startIndex)..<close].split(separator: "/")
+        guard counts.count == 2, let done = Int(counts[0]), let total = Int(counts[1]) else { return nil }
+        let words = line[line.index(after: close)...].split(separator: " ").map(String.init)
+        let module: String? =
+            switch words.first {
+            case "Compiling": words.dropFirst().first
+            case "Emitting": words.dropFirst(2).first
+            default: nil
+            }
+        return (done, total, module)
     }
 
     private func lastLines(of output: String) -> String? {
@@ -338,4 +389,73 @@ extension Verify: Stage {
     public func run(_ input: (codebase: Codebase, tutorials: [CheckedTutorial])) async throws -> Verification {
         try await verify(input.codebase, tutorials: input.tutorials)
     }
+}
+
+/// Counts the targets whose tests are done in one run of the tests, and tells `advanced`
+/// each time one more is.
+private final class TestProgress: Sendable {
+    private struct State {
+        /// The events of the test process running.
+        var events = TestEvents(jsonLines: "")
+        /// How much of the event file `events` has read.
+        var offset: UInt64 = 0
+        /// The targets done, crashed ones included.
+        var done: Set<String> = []
+    }
+
+    private let phase: StageProgress.Phase
+    private let total: Int
+    private let advanced: @Sendable (StageProgress) -> Void
+    private let started = ContinuousClock.now
+    private let state = Mutex(State())
+
+    init(phase: StageProgress.Phase, total: Int, advanced: @escaping @Sendable (StageProgress) -> Void) {
+        self.phase = phase
+        self.total = total
+        self.advanced = advanced
+    }
+
+    /// A new test process starts, writing its events anew.
+    func restart() {
+        state.withLock {
+            $0.events = TestEvents(jsonLines: "")
+            $0.offset = 0
+        }
+    }
+
+    /// Reads the events written to `file` since the last read, and counts the targets all of
+    /// whose tests ended.
+    func read(_ file: URL) {
+        let events = state.withLock { state -> TestEvents in
+            guard let handle = try? FileHandle(forReadingFrom: file) else { return state.events }
+            defer { try? handle.close() }
+            guard (try? handle.seek(toOffset: state.offset)) != nil, let data = try? handle.readToEnd(),
+                let end = data.lastIndex(of: UInt8(ascii: "\n"))
+            else { return state.events }
+            let whole = data[data.startIndex...end]
+            state.offset += UInt64(whole.count)
+            state.events.read(String(decoding: whole, as: UTF8.self))
+            return state.events
+        }
+        let running = events.tests.last { $0.started && !$0.ended }.map { Self.target(of: $0.module) }
+        var remaining: [String: Int] = [:]
+        var order: [String] = []
+        for test in events.tests {
+            let target = Self.target(of: test.module)
+            if remaining[target] == nil { order.append(target) }
+            remaining[target, default: 0] += test.ended || test.skipped ? 0 : 1
+        }
+        for target in order where remaining[target] == 0 { finished(target, running: running) }
+    }
+
+    /// Counts `target` as done (when it was not yet).
+    func finished(_ target: String, running: String? = nil) {
+        let count = state.withLock { $0.done.insert(target).inserted ? $0.done.count : nil }
+        guard let count else { return }
+        advanced(
+            StageProgress(
+                phase: phase, done: count, total: total, current: running, elapsed: .now - started))
+    }
+
+    private static func target(of module: String) -> String { PackageLayout.testedTarget(of: module) ?? module }
 }

@@ -1,14 +1,19 @@
 import Foundation
 import Stepwise
 import StepwiseCLI
+import StepwiseModel
 import Synchronization
 
-/// Shows the stage that is running: on a terminal a line redrawn with a spinner and the
-/// time so far, elsewhere (CI logs) one line per stage and step.
+/// Shows the stage that is running: on a terminal a line redrawn with a spinner, the time
+/// so far and how far it has come (`[23/75] testing PromisesStep04 · about 2 min left`);
+/// elsewhere (CI logs) one line per stage and step, and a line every few targets.
 final class TerminalProgress: ProgressReporter {
     private struct State {
         var stage = ""
         var detail = ""
+        /// How far the stage has come, since the last detail.
+        var progress: StageProgress?
+        var log = ProgressLog()
         var started = ContinuousClock.now
         var ticker: Task<Void, Never>?
     }
@@ -39,8 +44,19 @@ final class TerminalProgress: ProgressReporter {
     }
 
     func stageDetail(_ text: String) {
-        state.withLock { $0.detail = text }
+        state.withLock {
+            $0.detail = text
+            $0.progress = nil
+        }
         if !terminal.isInteractive { terminal.write("  \(text)\n") }
+    }
+
+    func stageProgress(_ progress: StageProgress) {
+        let printed = state.withLock { state in
+            state.progress = progress
+            return !terminal.isInteractive && state.log.prints(progress)
+        }
+        if printed { terminal.write("  \(progress.line)\n") }
     }
 
     func stageFinished(_ name: String, seconds: Double) {
@@ -66,7 +82,7 @@ final class TerminalProgress: ProgressReporter {
             let elapsed = ContinuousClock.now - state.started
             return "\(spinner[frame % spinner.count]) \(Self.padded(state.stage)) "
                 + String(format: "%6.1f s", Double(elapsed.components.seconds)) + "  "
-                + terminal.styled(state.detail, "2")
+                + terminal.styled(state.progress?.line ?? state.detail, "2")
         }
         if !line.isEmpty { terminal.write("\r\u{1B}[2K" + line) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Stepwise
@@ -57,6 +58,9 @@ struct VerifyWithFakeSwiftTests {
                             "print(outputs.get(step + ' ' + lang, defaults[lang][int(step) - 1]))\n"
                             % os.path.join(here, "script.json"))
                 os.chmod(lesson, 0o755)
+            if not target:
+                print("[1/2] Compiling GreetingStep01 Greeter.swift")
+                print("[2/2] Compiling GreetingStep02FR Greeter.swift")
             for line in errors:
                 print(line.replace("$PACKAGE", os.path.realpath(package)))
             sys.exit(1 if errors else 0)
@@ -120,7 +124,12 @@ struct VerifyWithFakeSwiftTests {
     }
 
     @Test func aCrashingTestFailsItsStepAndTheOthersRunAgainWithoutIt() async throws {
-        let (sandbox, codebase, tutorials, verify) = try await setUp(Script(crashing: ["GreetingStep02Tests"]))
+        let (sandbox, codebase, tutorials, _) = try await setUp(Script(crashing: ["GreetingStep02Tests"]))
+        let reports = Mutex<[StageProgress]>([])
+        let verify = Verify(
+            directory: sandbox.output.appendingPathComponent("Codebase").path,
+            swift: sandbox.root.appendingPathComponent("swift").path, testTimeout: .seconds(20),
+            advanced: { progress in reports.withLock { $0.append(progress) } })
         let verification = try await verify.verify(codebase, tutorials: tutorials)
         let crashed = try #require(verification.targets["GreetingStep02"])
         #expect(crashed.status == .failed)
@@ -132,6 +141,8 @@ struct VerifyWithFakeSwiftTests {
         let tests = try calls(sandbox).filter { $0.hasPrefix("test ") }
         #expect(tests.count == 2, "one run, then one rerun")
         #expect(tests.last?.contains("--skip ^(GreetingStep02Tests)[./]") == true)
+        let testing = reports.withLock { $0 }.filter { $0.phase == .testing(run: 1, of: 1) }
+        #expect(testing.map(\.done) == [1, 2, 3, 4], "the crashed target counts once, the rerun's targets once")
     }
 
     @Test func aHangingTestFailsItsStepWithinTheTimeLimitAndTheOthersStillRun() async throws {
@@ -145,8 +156,32 @@ struct VerifyWithFakeSwiftTests {
         let verification = try await verify.verify(codebase, tutorials: tutorials)
         let hung = try #require(verification.targets["GreetingStep01FR"])
         #expect(hung.status == .failed)
-        #expect(hung.diagnostics.contains { $0.message.contains("did not finish within") })
+        let diagnostic = try #require(hung.diagnostics.first { $0.message.contains("did not finish within") })
+        #expect(
+            diagnostic.notes.contains { $0.message.hasSuffix("waiting forever in GreetingStep01FRTests") },
+            "the hung test's last words")
         #expect(verification.targets["GreetingStep02"]?.status == .verified)
+    }
+
+    @Test func verifyCountsTheBuildStepsTheTargetsTestedAndTheProgramsRun() async throws {
+        let (sandbox, codebase, tutorials, _) = try await setUp(Script())
+        let reports = Mutex<[StageProgress]>([])
+        let verify = Verify(
+            directory: sandbox.output.appendingPathComponent("Codebase").path,
+            swift: sandbox.root.appendingPathComponent("swift").path, testTimeout: .seconds(20),
+            advanced: { progress in reports.withLock { $0.append(progress) } })
+        let verification = try await verify.verify(codebase, tutorials: tutorials)
+        #expect(verification.succeeded)
+        let all = reports.withLock { $0 }
+        let building = all.filter { $0.phase == .building }
+        #expect(building.map { [$0.done, $0.total] } == [[1, 2], [2, 2]])
+        #expect(building.map(\.current) == ["GreetingStep01", "GreetingStep02FR"])
+        let testing = all.filter { $0.phase == .testing(run: 1, of: 1) }
+        #expect(testing.map(\.done) == [1, 2, 3, 4], "each target whose tests are done, once")
+        #expect(testing.allSatisfy { $0.total == 4 })
+        let programs = all.filter { $0.phase == .runningPrograms }
+        #expect(programs.map(\.done) == [1, 2, 3, 4])
+        #expect(programs.map(\.current) == ["GreetingStep01FR", "GreetingStep02", "GreetingStep02FR", nil])
     }
 
     @Test func aFailedBuildReportsEveryBrokenStepBuildingTheRestOneByOne() async throws {
