@@ -7,7 +7,7 @@ import StepwiseCLI
 struct BuildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "build",
-        abstract: "Parse, check, tangle, verify, render and report (the default).",
+        abstract: "Parse, check, audit translations, tangle, verify, render and report (the default).",
         discussion: """
             Exits non-zero when any input is bad (each error as file:line:column) or any listing in \
             any language fails to compile, fails its tests (or is flaky under --repeat) or prints other \

@@ -8,8 +8,8 @@ struct BuildDocs: AsyncParsableCommand {
         commandName: "build-docs",
         abstract: "Turns multi-language tutorials into a verified Swift codebase, a web site and lessons.",
         discussion: """
-            With no subcommand, runs `build`: parse → check languages → tangle → verify → \
-            render → report. Everything is written under the output folder (Output/):
+            With no subcommand, runs `build`: parse → check languages → audit translations → \
+            tangle → verify → render → report. Everything is written under the output folder (Output/):
 
               Output/Codebase     every step of every tutorial as its own module
               Output/site         a web site per language

@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """Every command the README and the guide show is run, so none of them rots.
 
-Reads every fenced block of README.md and docs/*.md: in a ``sh`` block each line is a command
-(a trailing ``# comment`` aside); in any other block, each line that starts with ``$ ``. Each
-command must be in COMMANDS below, which says how it is covered:
+Reads README.md and docs/*.md. In a fenced ``sh`` block each line is a command (a trailing
+``# comment`` aside); in any other fenced block, each line that starts with ``$ ``; in prose,
+each inline code span that starts with ``swift run``, ``swift test``, ``swift package``,
+``Scripts/``, ``python3``, ``CI=true`` or ``rm -rf``. Each command must be in COMMANDS below,
+which says how it is covered:
 
 - ``run``: this script runs it, in this checkout, and checks its exit status (and, where
   given, that its output contains a text). What it changes in Content/ is put back after.
-- ``ci``: .ci/run runs it; the script checks that a line of .ci/run holds its words in order.
-- ``not run``: named with the reason (it installs system packages, or it is CI itself).
+- ``ci``: .ci/run runs it; the script checks that one command of .ci/run (continued lines
+  joined) holds its words in order, a ``<placeholder>`` standing for any one word.
+- ``example``: the same command for another language or tutorial than one that runs; the
+  entry names that one, which must be ``run`` or ``ci``.
+- ``not run``: named with the reason.
 
 A command the docs show that COMMANDS does not have fails, and so does an entry of COMMANDS
 that the docs no longer show. The README's sample build output is compared, in shape, with a
@@ -36,7 +41,13 @@ BENCHMARK = {"exit": (0, 1, 2), "contains": "target"}
 # Ordered: the `run` commands run in this order (export before import).
 COMMANDS = {
     "swift run build-docs": ("ci",),
+    "swift run build-docs check": ("ci",),
+    "swift run build-docs --repeat 3": ("ci",),
     "swift test": ("ci",),
+    "swift test --sanitize=thread --filter": ("ci",),
+    "swift run lesson <tutorial> --lang <lang> --no-pause": ("ci",),
+    "swift run build-docs --help": ("run", {"contains": "USAGE"}),
+    "swift run build-docs status": ("run", {"contains": "language"}),
     "CI=true bash .ci/run": ("not run", "it is CI itself: the run that runs this script"),
     "python3 Tests/Docs/doc_commands.py --list": ("run", {"contains": "not run"}),
     "swift run build-docs test-filter --last 2": ("run", {"contains": "Step"}),
@@ -57,6 +68,24 @@ COMMANDS = {
     "swift run -c release --package-path Output/Codebase bindings-benchmark": ("run", BENCHMARK),
     "swift run -c release --package-path Output/Codebase promises-benchmark": ("run", BENCHMARK),
     "swift run -c release --package-path Output/Codebase async-fetch-benchmark": ("run", BENCHMARK),
+    # A benchmark of its own: a forced full verification, then three builds after small edits, which
+    # it puts back. It must run to the end and print its table.
+    "Scripts/benchmark-incremental": ("run", {"contains": "forced full run"}),
+    "swift run build-docs export --lang cs": ("example", "swift run build-docs export --lang fr"),
+    "swift run build-docs import Output/xliff/<tutorial>.cs.xlf": (
+        "example",
+        "swift run build-docs import Output/xliff/bindings.fr.xlf",
+    ),
+    "swift run lesson <tutorial> --lang cs": ("example", "swift run lesson bindings --lang fr"),
+    "swift run -c release --package-path Output/Codebase <tutorial>-benchmark": (
+        "example",
+        "swift run -c release --package-path Output/Codebase bindings-benchmark",
+    ),
+    "rm -rf Output/.cache": (
+        "not run",
+        "empties the verification cache, so that the next build verifies everything again: CI's fresh clone starts so",
+    ),
+    "swift package clean": ("not run", "named as what the cache survives, not as a step to take"),
     "sudo apt-get install chromium chromium-driver": (
         "not run",
         "installs system packages; .ci/run installs the same two with apt-get before the browser suite",
@@ -68,6 +97,9 @@ COMMANDS = {
     ".build/interop-venv/bin/pip install translate-toolkit==3.20.4 lxml==6.1.3": ("ci",),
     ".build/interop-venv/bin/python Tests/Interop/xliff_translate_toolkit.py": ("ci",),
 }
+
+
+INLINE = r"`((?:swift (?:run|package) [^`]|swift test\b|Scripts/|python3 |CI=true |rm -rf )[^`]*)`"
 
 
 def documented():
@@ -82,6 +114,8 @@ def documented():
                 fence = opening.group(1) if fence is None else None
                 continue
             if fence is None:
+                for span in re.finditer(INLINE, line):
+                    found.append((path, number, span.group(1).strip()))
                 continue
             if fence == "sh":
                 command = line
@@ -96,16 +130,19 @@ def documented():
 
 
 def ci_runs(command):
-    """Whether a line of .ci/run holds the command's words in order."""
+    """Whether one command of .ci/run (lines ending in a backslash joined) holds the command's words
+    in order, a `<placeholder>` standing for any one word."""
     words = shlex.split(command)
-    for line in open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8"):
+    text = open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8").read().replace("\\\n", " ")
+    for line in text.splitlines():
         try:
             tokens = shlex.split(line, comments=True)
         except ValueError:  # a quote that opens on one line and closes on another
             tokens = line.split()
         position = 0
         for token in tokens:
-            if position < len(words) and token == words[position]:
+            word = words[position] if position < len(words) else None
+            if word is not None and (token == word or re.fullmatch(r"<[^>]+>", word)):
                 position += 1
         if words and position == len(words):
             return True
@@ -192,9 +229,14 @@ def main():
     for command, how in COMMANDS.items():
         if how[0] == "ci" and not ci_runs(command):
             problems.append(f".ci/run: no line runs '{command}', which the docs show")
+        if how[0] == "example" and COMMANDS.get(how[1], ("",))[0] not in ("run", "ci"):
+            problems.append(f"Tests/Docs/doc_commands.py: '{command}' is an example of '{how[1]}', which nothing runs")
     if listing:
         for command, how in COMMANDS.items():
-            print(f"{how[0]:8} {command}" + (f"  ({how[1]})" if how[0] == "not run" else ""))
+            note = f"  ({how[1]})" if how[0] == "not run" else f"  (as: {how[1]})" if how[0] == "example" else ""
+            print(f"{how[0]:8} {command}{note}")
+        for problem in problems:
+            print(problem, file=sys.stderr)
         return 1 if problems else 0
 
     dirty = subprocess.run(
@@ -234,7 +276,11 @@ def main():
         print(problem, file=sys.stderr)
     ran = sum(1 for how in COMMANDS.values() if how[0] == "run")
     ci = sum(1 for how in COMMANDS.values() if how[0] == "ci")
-    print(f"documented commands: {ran} run here, {ci} run by .ci/run, {len(COMMANDS) - ran - ci} not run (reasons above)")
+    examples = sum(1 for how in COMMANDS.values() if how[0] == "example")
+    print(
+        f"documented commands: {ran} run here, {ci} run by .ci/run, {examples} examples of those, "
+        f"{len(COMMANDS) - ran - ci - examples} not run (python3 Tests/Docs/doc_commands.py --list says why)"
+    )
     return 1 if problems else 0
 
 

@@ -71,7 +71,7 @@ struct ReportGoldenTests {
         let expected = try String(contentsOf: golden, encoding: .utf8)
         #expect(
             json == expected,
-            "report.json changed shape; if on purpose, update Golden/report.json (STEPWISE_RECORD_GOLDEN=1) and the README"
+            "report.json changed shape; if on purpose, update Golden/report.json (STEPWISE_RECORD_GOLDEN=1) and docs/how-it-works.md"
         )
     }
 }
