@@ -26,6 +26,10 @@ import PackageDescription
 // modules never depend on a server. StepwiseCLI is what the two commands, `build-docs` and
 // `lesson`, share: the terminal, their path options, and the one place that turns a
 // command's errors into diagnostics and an exit code.
+//
+// StepwiseRemoteCache is a client for Bazel's HTTP remote-cache protocol (`/ac` and `/cas`
+// over GET and PUT): it stores and fetches opaque records under string keys, as REAPI v2
+// ActionResult entries encoded with swift-protobuf, and knows nothing of Stepwise's steps.
 let package = Package(
     name: "Stepwise",
     platforms: [.macOS(.v15)],
@@ -40,6 +44,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         .systemLibrary(
@@ -123,6 +128,14 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
+        ),
+        .target(
+            name: "StepwiseRemoteCache",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            exclude: ["Proto/remote_cache.proto"]
         ),
         .target(
             name: "StepwiseCLI",
