@@ -161,7 +161,10 @@ let package = Package(
             dependencies: [
                 "Stepwise", "StepwiseModel", "StepwiseFiles", "StepwiseSyntax", "StepwiseParse", "StepwiseCheck",
                 "StepwiseAudit", "StepwiseTranslationTools", "StepwiseTangle",
-                "StepwiseVerify", "StepwiseRender", "StepwiseReport", "StepwisePreview",
+                "StepwiseVerify", "StepwiseRender", "StepwiseReport", "StepwisePreview", "StepwiseRemoteCache",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             exclude: ["Golden"],
             resources: [.copy("Fixtures")]

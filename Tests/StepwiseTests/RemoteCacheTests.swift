@@ -1,0 +1,431 @@
+import FlyingFox
+import FlyingSocks
+import Foundation
+import SwiftProtobuf
+import Synchronization
+import Testing
+
+@testable import StepwiseRemoteCache
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The remote cache client against an in-memory Bazel HTTP cache on 127.0.0.1. Nothing waits for
+/// time to pass: the one test about a slow server holds its request on a gate that the test
+/// opens after the client has given up, so the client's own timeout is the only clock.
+@Suite("remote cache client", .timeLimit(.minutes(5)))
+struct RemoteCacheTests {
+    private static let key = "de/greeting/01-hello"
+    /// `printf 'de/greeting/01-hello' | sha256sum`
+    private static let keyHash = "10212057296a879cd4938a50580c769d2bf15fc5f553aed11dd320566fd8c706"
+    private static let record = Data(#"{"verified":true,"step":"01-hello"}"#.utf8)
+    /// `printf '{"verified":true,"step":"01-hello"}' | sha256sum`
+    private static let recordHash = "fad85eeb0e5864d3d6222453ec17b8cfbf3524de6af5f3b24e7dcadc9e5fe0ed"
+    private static let entryPath = "/cache/ac/\(keyHash)"
+    private static let blobPath = "/cache/cas/\(recordHash)"
+
+    @Test func aStoredRecordIsFetchedBackAndItsBlobIsPutBeforeItsEntry() async throws {
+        try await withCacheServer { server in
+            let cache = try server.client()
+            #expect(await cache.store(key: Self.key, record: Self.record) == .stored)
+            #expect(
+                server.requests == [
+                    .init(method: "PUT", path: Self.blobPath), .init(method: "PUT", path: Self.entryPath),
+                ])
+            #expect(await cache.fetch(key: Self.key) == .hit(Self.record))
+            #expect(
+                server.requests.suffix(2) == [
+                    .init(method: "GET", path: Self.entryPath), .init(method: "GET", path: Self.blobPath),
+                ])
+        }
+    }
+
+    @Test func theEntryIsAnActionResultWhoseOneOutputFileIsTheRecord() async throws {
+        try await withCacheServer { server in
+            let cache = try server.client()
+            #expect(await cache.store(key: Self.key, record: Self.record) == .stored)
+            let bytes = try #require(server[Self.entryPath])
+            let result = try Build_Bazel_Remote_Execution_V2_ActionResult(serializedBytes: bytes)
+            #expect(result.exitCode == 0)
+            #expect(result.executionMetadata.worker == "stepwise")
+            #expect(result.outputFiles.count == 1)
+            let file = try #require(result.outputFiles.first)
+            #expect(file.path == "stepwise/verification.json")
+            #expect(file.path == RemoteCache.recordPath)
+            #expect(file.digest.hash == Self.recordHash)
+            #expect(file.digest.sizeBytes == Int64(Self.record.count))
+            #expect(!file.isExecutable)
+            #expect(server[Self.blobPath] == Self.record)
+        }
+    }
+
+    @Test func aKeyTheServerDoesNotHaveIsAMissWithoutAReason() async throws {
+        try await withCacheServer { server in
+            let cache = try server.client()
+            #expect(await cache.fetch(key: Self.key) == .miss(reason: nil))
+            #expect(server.requests == [.init(method: "GET", path: Self.entryPath)])
+        }
+    }
+
+    @Test func aBlobThatIsNotWhatItsDigestSaysIsAMissWithAReason() async throws {
+        try await withCacheServer { server in
+            let cache = try server.client()
+            #expect(await cache.store(key: Self.key, record: Self.record) == .stored)
+            var corrupted = Self.record
+            corrupted[corrupted.startIndex] ^= 0x01
+            server[Self.blobPath] = corrupted
+            let sameSize = await cache.fetch(key: Self.key)
+            #expect(sameSize.missReason?.contains("blob sha256 mismatch") == true, "\(sameSize)")
+
+            server[Self.blobPath] = Self.record + Data("\n".utf8)
+            let longer = await cache.fetch(key: Self.key)
+            #expect(longer.missReason?.contains("blob size mismatch") == true, "\(longer)")
+        }
+    }
+
+    @Test func anEntryThatIsNotAnActionResultOrNamesNoRecordIsAMissWithAReason() async throws {
+        try await withCacheServer { server in
+            let cache = try server.client()
+            server[Self.entryPath] = Data("this is not an ActionResult".utf8)
+            let undecodable = await cache.fetch(key: Self.key)
+            #expect(undecodable.missReason?.contains("does not decode as an ActionResult") == true, "\(undecodable)")
+
+            server[Self.entryPath] = Data()  // decodes: an ActionResult with no output file
+            let empty = await cache.fetch(key: Self.key)
+            #expect(empty.missReason?.contains("no output file stepwise/verification.json") == true, "\(empty)")
+            #expect(!server.requests.contains { $0.path.contains("/cas/") }, "no blob is asked for")
+        }
+    }
+
+    @Test func anEntryNamingABlobTheServerDoesNotHaveIsAMissWithAReason() async throws {
+        try await withCacheServer { server in
+            let cache = try server.client()
+            #expect(await cache.store(key: Self.key, record: Self.record) == .stored)
+            server[Self.blobPath] = nil
+            let outcome = await cache.fetch(key: Self.key)
+            #expect(outcome.missReason?.contains("missing") == true, "\(outcome)")
+        }
+    }
+
+    @Test func writesWithoutOrWithWrongBasicCredentialsAreRefusedAndTheRightOnesStore() async throws {
+        try await withCacheServer(putAuthorization: "Basic " + Data("ci:s3cret".utf8).base64EncodedString()) { server in
+            let anonymous = try await server.client().store(key: Self.key, record: Self.record)
+            #expect(
+                anonymous
+                    == .refused(
+                        "PUT http://127.0.0.1:\(server.port)\(Self.blobPath): HTTP 401 (credentials come from STEPWISE_CACHE_USER and STEPWISE_CACHE_PASSWORD, or STEPWISE_CACHE_TOKEN)"
+                    ))
+            let wrong = try await server.client(.basic(user: "ci", password: "wrong")).store(
+                key: Self.key, record: Self.record)
+            guard case .refused(let message) = wrong else {
+                Issue.record("\(wrong)")
+                return
+            }
+            #expect(message.contains("401"))
+            #expect(server[Self.entryPath] == nil && server[Self.blobPath] == nil, "nothing was written")
+
+            let right = try server.client(.basic(user: "ci", password: "s3cret"))
+            #expect(await right.store(key: Self.key, record: Self.record) == .stored)
+            let reader = try server.client()
+            #expect(await reader.fetch(key: Self.key) == .hit(Self.record), "reads are anonymous")
+        }
+    }
+
+    @Test func aBearerTokenIsSentAsTheAuthorization() async throws {
+        try await withCacheServer(putAuthorization: "Bearer t0ken") { server in
+            let cache = try server.client(.bearer(token: "t0ken"))
+            #expect(await cache.store(key: Self.key, record: Self.record) == .stored)
+            #expect(server.authorizations == ["Bearer t0ken", "Bearer t0ken"])
+        }
+    }
+
+    @Test func aServerThatFailsIsUnavailableForReadsAndWrites() async throws {
+        try await withCacheServer(status: 503) { server in
+            let cache = try server.client()
+            let fetched = await cache.fetch(key: Self.key)
+            #expect(fetched == .unavailable("GET http://127.0.0.1:\(server.port)\(Self.entryPath): HTTP 503"))
+            let stored = await cache.store(key: Self.key, record: Self.record)
+            #expect(stored == .unavailable("PUT http://127.0.0.1:\(server.port)\(Self.blobPath): HTTP 503"))
+        }
+    }
+
+    @Test func aServerThatIsNotListeningIsUnavailable() async throws {
+        // A socket bound to a port but not listening: connecting to it is refused.
+        let socket = try Socket(domain: AF_INET, type: .stream)
+        defer { try? socket.close() }
+        try socket.bind(to: .inet(ip4: "127.0.0.1", port: 0))
+        guard case .ip4(_, let port) = try socket.sockname() else {
+            Issue.record("not an IPv4 socket")
+            return
+        }
+        let cache = RemoteCache(try .init(url: URL(string: "http://127.0.0.1:\(port)/cache")!))
+        let fetched = await cache.fetch(key: Self.key)
+        #expect(fetched.unavailableReason?.hasPrefix("GET http://127.0.0.1:\(port)/cache/ac/") == true, "\(fetched)")
+        let stored = await cache.store(key: Self.key, record: Self.record)
+        guard case .unavailable(let why) = stored else {
+            Issue.record("\(stored)")
+            return
+        }
+        #expect(why.hasPrefix("PUT http://127.0.0.1:\(port)/cache/cas/"))
+    }
+
+    @Test func aServerThatDoesNotAnswerInTimeIsUnavailable() async throws {
+        try await withCacheServer { server in
+            server.gate.close()
+            let cache = try server.client(timeout: .seconds(1))
+            let fetched = await cache.fetch(key: Self.key)
+            server.gate.open()
+            #expect(
+                fetched == .unavailable("GET http://127.0.0.1:\(server.port)\(Self.entryPath): no answer within 1 s"))
+        }
+        // (withCacheServer stops the server, which waits for the held request to be answered.)
+    }
+
+    @Test func aReadOnlyCacheStoresNothingAndSendsNoRequest() async throws {
+        try await withCacheServer { server in
+            let cache = try server.client(readOnly: true)
+            #expect(await cache.store(key: Self.key, record: Self.record) == .readOnly)
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test func credentialsAppearInNoDescriptionOutcomeOrError() async throws {
+        let password = "pa55-\(UUID().uuidString)"
+        let token = "tok-\(UUID().uuidString)"
+        try await withCacheServer(putAuthorization: "Basic nobody") { server in
+            let environment = ["STEPWISE_CACHE_USER": "ci", "STEPWISE_CACHE_PASSWORD": password]
+            let configuration = try #require(
+                try RemoteCache.Configuration.resolve(
+                    url: "http://127.0.0.1:\(server.port)/cache", readOnly: false, environment: environment))
+            let cache = RemoteCache(configuration)
+            let refused = await cache.store(key: Self.key, record: Self.record)
+            guard case .refused = refused else {
+                Issue.record("\(refused)")
+                return
+            }
+            let bearer = RemoteCache(
+                try #require(
+                    try RemoteCache.Configuration.resolve(
+                        url: nil, readOnly: true,
+                        environment: ["STEPWISE_CACHE_URL": "http://127.0.0.1:1/", "STEPWISE_CACHE_TOKEN": token])))
+            var texts = ["\(refused)", "\(await bearer.fetch(key: Self.key))"]
+            for value in [configuration, bearer.configuration] as [Any] + [cache, bearer] {
+                texts += [String(describing: value), String(reflecting: value), dumped(value)]
+            }
+            for url in ["http://ci:\(password)@127.0.0.1/cache", "http://\(password)@127.0.0.1/"] {
+                do {
+                    _ = try RemoteCache.Configuration.resolve(url: url, readOnly: false, environment: [:])
+                    Issue.record("\(url) was accepted")
+                } catch {
+                    texts += [String(describing: error), String(reflecting: error), error.localizedDescription]
+                }
+            }
+            #expect(texts.contains("http://127.0.0.1:\(server.port)/cache (basic auth)"))
+            #expect(texts.contains("http://127.0.0.1:1/ (read-only, bearer token)"))
+            for text in texts {
+                #expect(!text.contains(password) && !text.contains(token), "\(text)")
+                #expect(!text.contains(Data("ci:\(password)".utf8).base64EncodedString()), "\(text)")
+            }
+        }
+    }
+
+    @Test func theConfigurationComesFromTheOptionOrTheEnvironment() throws {
+        typealias Configuration = RemoteCache.Configuration
+        #expect(try Configuration.resolve(url: nil, readOnly: false, environment: [:]) == nil)
+        #expect(try Configuration.resolve(url: nil, readOnly: false, environment: ["STEPWISE_CACHE_URL": ""]) == nil)
+        let fromOption = try #require(
+            try Configuration.resolve(
+                url: "https://cache.example/a", readOnly: true,
+                environment: [
+                    "STEPWISE_CACHE_URL": "http://other.example/", "STEPWISE_CACHE_USER": "",
+                    "STEPWISE_CACHE_TOKEN": "",
+                ]))
+        #expect(fromOption.url.absoluteString == "https://cache.example/a")
+        #expect(fromOption.credentials == nil, "empty variables are unset")
+        #expect(fromOption.readOnly)
+        #expect(fromOption.timeout == .seconds(10))
+        #expect(fromOption.description == "https://cache.example/a (read-only)")
+        let basic = try #require(
+            try Configuration.resolve(
+                url: nil, readOnly: false,
+                environment: [
+                    "STEPWISE_CACHE_URL": "http://127.0.0.1:8080/cache", "STEPWISE_CACHE_USER": "u",
+                    "STEPWISE_CACHE_PASSWORD": "p",
+                ]))
+        #expect(basic.credentials == .basic(user: "u", password: "p"))
+
+        for (url, environment, message) in [
+            ("ftp://cache.example/", [:], "must be an http:// or https:// URL"),
+            ("cache.example:8080", [:], "must be an http:// or https:// URL"),
+            ("http://u:p@cache.example/", [:], "STEPWISE_CACHE_USER and STEPWISE_CACHE_PASSWORD"),
+            ("http://cache.example/", ["STEPWISE_CACHE_USER": "u"], "STEPWISE_CACHE_PASSWORD is not"),
+            ("http://cache.example/", ["STEPWISE_CACHE_TOKEN": "t", "STEPWISE_CACHE_USER": "u"], "not both"),
+        ] as [(String, [String: String], String)] {
+            let error = #expect(throws: RemoteCache.ConfigurationError.self) {
+                try Configuration.resolve(url: url, readOnly: false, environment: environment)
+            }
+            #expect(error?.description.contains(message) == true, "\(url): \(String(describing: error))")
+        }
+    }
+}
+
+extension FetchOutcome {
+    /// The reason of a miss that has one.
+    fileprivate var missReason: String? {
+        guard case .miss(let reason) = self else { return nil }
+        return reason
+    }
+
+    /// The reason of an unavailable server.
+    fileprivate var unavailableReason: String? {
+        guard case .unavailable(let reason) = self else { return nil }
+        return reason
+    }
+}
+
+/// What `dump` prints for `value`.
+private func dumped(_ value: Any) -> String {
+    var text = ""
+    dump(value, to: &text)
+    return text
+}
+
+/// Runs `body` against a fresh in-memory cache server, and stops the server after it.
+private func withCacheServer(
+    putAuthorization: String? = nil, status: Int? = nil, _ body: (FakeCacheServer) async throws -> Void
+) async throws {
+    let server = try await FakeCacheServer.start(putAuthorization: putAuthorization, status: status)
+    do {
+        try await body(server)
+    } catch {
+        server.gate.open()
+        await server.stop()
+        throw error
+    }
+    server.gate.open()
+    await server.stop()
+}
+
+/// A Bazel HTTP cache in memory on 127.0.0.1, on a port the system picks: PUT stores the body
+/// under the path, GET answers it or 404. It records every request, can require an
+/// `Authorization` value on PUT (401 otherwise), answer every request with one status, and hold
+/// requests on its gate.
+private struct FakeCacheServer: Sendable {
+    /// A request as the server saw it.
+    struct Request: Equatable, Sendable {
+        var method: String
+        var path: String
+    }
+
+    let port: UInt16
+    private let files: FakeCacheFiles
+    private let http: HTTPServer
+    private let serving: Task<Void, Never>
+
+    static func start(putAuthorization: String?, status: Int?) async throws -> FakeCacheServer {
+        let files = FakeCacheFiles()
+        let http = HTTPServer(
+            address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 60, logger: .disabled,
+            handler: ClosureHTTPHandler { request in
+                try await files.answer(request, putAuthorization: putAuthorization, status: status)
+            })
+        let serving = Task { _ = try? await http.run() }
+        try await http.waitUntilListening(timeout: 30)
+        guard case .ip4(_, let port) = await http.listeningAddress else {
+            await http.stop()
+            throw CocoaError(.featureUnsupported)
+        }
+        return FakeCacheServer(port: port, files: files, http: http, serving: serving)
+    }
+
+    /// A client of this server, at `/cache`.
+    func client(
+        _ credentials: RemoteCache.Credentials? = nil, readOnly: Bool = false, timeout: Duration = .seconds(10)
+    ) throws -> RemoteCache {
+        RemoteCache(
+            try .init(
+                url: URL(string: "http://127.0.0.1:\(port)/cache")!, credentials: credentials, readOnly: readOnly,
+                timeout: timeout))
+    }
+
+    /// Holds the requests that arrive while it is closed.
+    var gate: Gate { files.gate }
+    /// The requests seen so far, in order.
+    var requests: [Request] { files.state.withLock { $0.requests.map(\.request) } }
+    /// The `Authorization` headers of the requests seen so far.
+    var authorizations: [String?] { files.state.withLock { $0.requests.map(\.authorization) } }
+
+    /// What the server holds at `path`.
+    subscript(path: String) -> Data? {
+        get { files.state.withLock { $0.files[path] } }
+        nonmutating set { files.state.withLock { $0.files[path] = newValue } }
+    }
+
+    func stop() async {
+        await http.stop(timeout: 1)
+        await serving.value
+    }
+}
+
+/// What the fake cache server holds and has seen, and how it answers.
+private final class FakeCacheFiles: Sendable {
+    struct State {
+        var files: [String: Data] = [:]
+        var requests: [(request: FakeCacheServer.Request, authorization: String?)] = []
+    }
+
+    let state = Mutex(State())
+    let gate = Gate()
+
+    func answer(_ request: HTTPRequest, putAuthorization: String?, status: Int?) async throws -> HTTPResponse {
+        let body = try await request.bodyData
+        let authorization = request.headers[.authorization]
+        state.withLock {
+            $0.requests.append((.init(method: request.method.rawValue, path: request.path), authorization))
+        }
+        await gate.pass()
+        if let status { return HTTPResponse(statusCode: HTTPStatusCode(status, phrase: "Failing")) }
+        switch request.method {
+        case .PUT:
+            if let putAuthorization, authorization != putAuthorization {
+                return HTTPResponse(statusCode: .unauthorized)
+            }
+            state.withLock { $0.files[request.path] = body }
+            return HTTPResponse(statusCode: .created)
+        case .GET:
+            guard let data = state.withLock({ $0.files[request.path] }) else {
+                return HTTPResponse(statusCode: .notFound)
+            }
+            return HTTPResponse(statusCode: .ok, body: data)
+        default:
+            return HTTPResponse(statusCode: .methodNotAllowed)
+        }
+    }
+}
+
+/// Holds whoever passes while it is closed, until it opens.
+private final class Gate: Sendable {
+    private let state = Mutex<(closed: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func close() { state.withLock { $0.closed = true } }
+
+    func open() {
+        let waiting = state.withLock { state in
+            state.closed = false
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    func pass() async {
+        await withCheckedContinuation { continuation in
+            let go = state.withLock { state in
+                if state.closed { state.waiting.append(continuation) }
+                return !state.closed
+            }
+            if go { continuation.resume() }
+        }
+    }
+}
