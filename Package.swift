@@ -100,7 +100,7 @@ let package = Package(
         .target(
             name: "StepwiseVerify",
             dependencies: [
-                "StepwiseModel", "StepwiseFiles",
+                "StepwiseModel", "StepwiseFiles", "StepwiseRemoteCache",
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),

@@ -1,3 +1,5 @@
+import StepwiseModel
+@_exported import StepwiseRemoteCache
 import StepwiseVerify
 
 /// Where the pipeline reads and writes, and what it does.
@@ -17,8 +19,15 @@ public struct BuildOptions: Sendable {
     /// How many times every step's tests run; a test that passes in some runs and fails in
     /// others is reported as flaky and fails the build.
     public var repetitions = 1
-    /// Whether to verify every step target again, ignoring the verification cache.
+    /// Whether to verify every step target again, ignoring the verification caches.
     public var force = false
+    /// The team's remote cache (`--cache-url`, `STEPWISE_CACHE_URL`), asked after the local
+    /// one; nil when there is none.
+    public var remoteCache: RemoteCache.Configuration?
+    /// When set, only this shard's step targets are built and verified, and no site is written.
+    public var shard: Shard?
+    /// Whether to verify nothing and take every step from the caches (`--cached-only`).
+    public var cachedOnly = false
 
     /// The default options: `Content`, `Templates`, `Output`, everything verified.
     public init() {}

@@ -42,7 +42,8 @@ public struct Pipeline: Sendable {
         public var report: ReportDocument
         /// Every stage's duration, the report's own included.
         public var timings: [StageTiming]
-        /// Where the pages of a failed build were written, or nil when the site was written.
+        /// Where the pages of a failed build were written, or nil when the site was written
+        /// (or, for a shard, when no pages were written).
         public var preview: String?
 
         /// Whether nothing failed: everything verified, or verification was skipped. (The
@@ -69,21 +70,25 @@ public struct Pipeline: Sendable {
         tutorials: [AuditedTutorial], codebase: Codebase, timings: [StageTiming]
     ) {
         var (audited, timings) = try await audit(memo: memo)
-        let codebase = try await run(
-            Tangle(
-                templates: options.templates + "/Codebase",
-                contentLabel: (options.content as NSString).lastPathComponent),
-            audited.map(\.checked), &timings)
+        let codebase = try await run(tangle(), audited.map(\.checked), &timings)
         return (audited, codebase, timings)
     }
 
     /// The whole build.
+    ///
+    /// With a shard (`options.shard`), `Output/Codebase` holds only the shard's steps (with
+    /// the lessons and benchmarks that run on them), only they are verified, and no pages
+    /// are written: the report marks the other steps as left to their shards.
     public func build() async throws -> Outcome {
         let memo = ParseMemo(file: options.parseMemo)
         let (tutorials, codebase, prepared) = try await prepare(memo: memo)
         var timings = prepared
         let progress = self.progress
-        try CodebaseWriter(directory: options.codebase).write(codebase)
+        var verified = codebase
+        if let shard = options.shard {
+            verified = try await run(tangle(shard: shard), tutorials.map(\.checked), &timings)
+        }
+        try CodebaseWriter(directory: options.codebase).write(verified)
         var verification: Verification?
         if options.verify {
             verification = try await run(
@@ -91,9 +96,22 @@ public struct Pipeline: Sendable {
                     directory: options.codebase, swift: options.swift, testTimeout: options.testTimeout,
                     repetitions: options.repetitions,
                     cache: VerificationCache(in: options.destination, folder: BuildOptions.Inside.verificationCache),
-                    reusesCache: !options.force,
+                    remoteCache: options.remoteCache.map(RemoteCache.init), reusesCache: !options.force,
+                    cachedOnly: options.cachedOnly, shard: options.shard,
                     progress: { progress.stageDetail($0) }, advanced: { progress.stageProgress($0) }),
-                (codebase, tutorials.map(\.checked)), &timings)
+                (verified, tutorials.map(\.checked)), &timings)
+        }
+        if options.shard != nil {
+            let report = try await run(
+                Report(), .init(tutorials: tutorials, codebase: codebase, verification: verification, stages: timings),
+                &timings)
+            try options.destination.commit([
+                FileChange(path: BuildOptions.Inside.report, contents: Report.encode(report)),
+                FileChange(path: BuildOptions.Inside.parseMemo, contents: memo.encoded()),
+            ])
+            return Outcome(
+                tutorials: tutorials, codebase: codebase, verification: verification, report: report, timings: timings,
+                preview: nil)
         }
         let site = try await run(
             SiteRenderer(templates: options.templates + "/Site", memo: memo),
@@ -128,6 +146,13 @@ public struct Pipeline: Sendable {
     public func codebaseDrift() async throws -> CodebaseWriter.Drift {
         let (_, codebase, _) = try await prepare(memo: ParseMemo(file: options.parseMemo))
         return CodebaseWriter(directory: options.codebase).drift(from: codebase)
+    }
+
+    /// The tangle stage, for the whole package or for one shard's.
+    private func tangle(shard: Shard? = nil) -> Tangle {
+        Tangle(
+            templates: options.templates + "/Codebase", contentLabel: (options.content as NSString).lastPathComponent,
+            shard: shard)
     }
 
     private func run<S: Stage>(_ stage: S, _ input: S.Input, _ timings: inout [StageTiming]) async throws -> S.Output {

@@ -6,12 +6,23 @@ public struct Codebase: Sendable, Hashable {
     public var targets: [StepTarget]
     /// One lesson executable per tutorial.
     public var lessons: [LessonProduct]
+    /// The tutorials' benchmark executables.
+    public var benchmarks: [BenchmarkProduct]
+    /// What each target of `Package.swift` depends on, by target name (step targets, their
+    /// test targets, lessons and benchmarks): the values the manifest was written from, so
+    /// that nothing needs to read the rendered text back.
+    public var dependencies: [String: [TargetDependency]]
 
     /// Creates a codebase.
-    public init(files: [GeneratedFile], targets: [StepTarget], lessons: [LessonProduct]) {
+    public init(
+        files: [GeneratedFile], targets: [StepTarget], lessons: [LessonProduct], benchmarks: [BenchmarkProduct] = [],
+        dependencies: [String: [TargetDependency]] = [:]
+    ) {
         self.files = files
         self.targets = targets
         self.lessons = lessons
+        self.benchmarks = benchmarks
+        self.dependencies = dependencies
     }
 
     /// The file at `path`, relative to the package root.
@@ -124,11 +135,49 @@ public struct LessonProduct: Sendable, Hashable {
     public var name: String
     /// The executable target's name (`BindingsLesson`).
     public var target: String
+    /// The lesson's `main.swift` without its table of programs: what every step's program
+    /// runs inside, the same whichever steps the package holds.
+    public var frame: String
+    /// The module that backs each step in each language, by step number, then language: the
+    /// lesson's table of programs, as values.
+    public var programs: [Int: [String: String]]
 
     /// Creates a lesson product.
-    public init(tutorialID: String, name: String, target: String) {
+    public init(
+        tutorialID: String, name: String, target: String, frame: String = "", programs: [Int: [String: String]] = [:]
+    ) {
         self.tutorialID = tutorialID
         self.name = name
         self.target = target
+        self.frame = frame
+        self.programs = programs
     }
+}
+
+/// A tutorial's benchmark executable: its manifest's benchmark file, built on the last step.
+public struct BenchmarkProduct: Sendable, Hashable {
+    /// The tutorial's id.
+    public var tutorialID: String
+    /// The executable's name (`promises-benchmark`).
+    public var name: String
+    /// The executable target's name.
+    public var target: String
+    /// The step target it imports: the tutorial's last step in its source language.
+    public var step: String
+
+    /// Creates a benchmark product.
+    public init(tutorialID: String, name: String, target: String, step: String) {
+        self.tutorialID = tutorialID
+        self.name = name
+        self.target = target
+        self.step = step
+    }
+}
+
+/// One entry of a target's dependency list in `Package.swift`.
+public enum TargetDependency: Sendable, Hashable {
+    /// A target of the package (a step, a system library).
+    case target(String)
+    /// The product a package declaration names (`PackageDependency.product`).
+    case product(PackageDependency)
 }

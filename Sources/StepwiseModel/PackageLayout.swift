@@ -31,6 +31,13 @@ public enum PackageLayout {
     /// The folder of a test target: `Tests/BindingsStep03Tests`.
     public static func tests(of testTarget: String) -> String { "Tests/" + testTarget }
 
+    /// The target folder (`Sources/BindingsStep03`, `Tests/BindingsStep03Tests`) that the file
+    /// at package path `path` is in, or "" for a file at the package's root.
+    public static func folder(of path: some StringProtocol) -> String {
+        let parts = path.split(separator: "/", maxSplits: 2)
+        return parts.count == 3 ? "\(parts[0])/\(parts[1])" : ""
+    }
+
     /// The step target (by library name) that the file at package path `path` belongs to, if any.
     public static func target(ofPath path: some StringProtocol) -> String? {
         let parts = path.split(separator: "/")

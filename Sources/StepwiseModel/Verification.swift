@@ -7,12 +7,22 @@ public struct Verification: Sendable, Hashable {
     /// Problems that belong to no step: the build tool failing, a diagnostic in generated
     /// code that maps to no source.
     public var general: [Diagnostic]
+    /// The shard this run verified, when it verified one (`--shard`): the step targets of other
+    /// shards are not in `targets`.
+    public var shard: Shard?
+    /// What the remote cache did, when there is one.
+    public var remoteCache: RemoteCacheActivity?
 
     /// Creates a verification.
-    public init(buildSucceeded: Bool, targets: [String: TargetResult], general: [Diagnostic] = []) {
+    public init(
+        buildSucceeded: Bool, targets: [String: TargetResult], general: [Diagnostic] = [], shard: Shard? = nil,
+        remoteCache: RemoteCacheActivity? = nil
+    ) {
         self.buildSucceeded = buildSucceeded
         self.targets = targets
         self.general = general
+        self.shard = shard
+        self.remoteCache = remoteCache
     }
 
     /// Every diagnostic, general ones first.
@@ -23,8 +33,39 @@ public struct Verification: Sendable, Hashable {
     /// Whether everything compiled, passed and printed what it should.
     public var succeeded: Bool { buildSucceeded && general.isEmpty && targets.values.allSatisfy(\.succeeded) }
 
-    /// How many step targets were taken from the verification cache.
+    /// How many step targets were taken from a verification cache.
     public var cachedCount: Int { targets.values.filter(\.cached).count }
+}
+
+/// What the team's remote cache did in one run.
+public struct RemoteCacheActivity: Sendable, Hashable {
+    /// The cache's URL (it never holds credentials: those come from the environment).
+    public var url: String
+    /// Whether results were only read, never written (`--cache-read-only`).
+    public var readOnly: Bool
+    /// How many verified results were taken from it.
+    public var fetched: Int
+    /// How many verified results were written to it.
+    public var stored: Int
+    /// What went wrong, each said once: the server down or refusing, an unusable entry.
+    public var notices: [String]
+
+    /// Creates an account of the remote cache's activity.
+    public init(url: String, readOnly: Bool, fetched: Int = 0, stored: Int = 0, notices: [String] = []) {
+        self.url = url
+        self.readOnly = readOnly
+        self.fetched = fetched
+        self.stored = stored
+        self.notices = notices
+    }
+}
+
+/// Which cache a step target's verified result was taken from.
+public enum CacheSource: String, Sendable, Hashable, Codable {
+    /// `Output/.cache`, this checkout's own.
+    case local
+    /// The team's remote cache (`--cache-url`).
+    case remote
 }
 
 /// Whether a listing or a step is backed by code that compiled and whose tests ran.
@@ -54,13 +95,13 @@ public struct TargetResult: Sendable, Hashable {
     public var outputs: [String: OutputResult]
     /// Compiler errors, test failures and output mismatches, mapped to the tutorial sources.
     public var diagnostics: [Diagnostic]
-    /// Whether the result was taken from the verification cache rather than from this run.
-    public var cached: Bool
+    /// The cache the result was taken from, or nil when it comes from this run.
+    public var cache: CacheSource?
 
     /// Creates a result.
     public init(
         compiled: Bool, passed: Int = 0, failed: Int = 0, flaky: [FlakyTest] = [], runs: Int = 0,
-        outputs: [String: OutputResult] = [:], diagnostics: [Diagnostic] = [], cached: Bool = false
+        outputs: [String: OutputResult] = [:], diagnostics: [Diagnostic] = [], cache: CacheSource? = nil
     ) {
         self.compiled = compiled
         self.passed = passed
@@ -69,8 +110,11 @@ public struct TargetResult: Sendable, Hashable {
         self.runs = runs
         self.outputs = outputs
         self.diagnostics = diagnostics
-        self.cached = cached
+        self.cache = cache
     }
+
+    /// Whether the result was taken from a verification cache rather than from this run.
+    public var cached: Bool { cache != nil }
 
     /// Whether the target showed no problem but its tests could not run (another step did
     /// not compile, so the test bundle could not be linked).

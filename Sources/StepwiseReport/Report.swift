@@ -36,7 +36,12 @@ public struct Report: Stage {
         ReportDocument(
             succeeded: input.verification?.succeeded ?? false, stages: input.stages,
             tutorials: input.tutorials.map { tutorial($0, input) },
-            diagnostics: (input.verification?.general ?? []).map(DiagnosticReport.init))
+            diagnostics: (input.verification?.general ?? []).map(DiagnosticReport.init),
+            shard: input.verification?.shard.map { ShardReport(index: $0.index, count: $0.count) },
+            remoteCache: input.verification?.remoteCache.map {
+                RemoteCacheReport(
+                    url: $0.url, readOnly: $0.readOnly, fetched: $0.fetched, stored: $0.stored, notices: $0.notices)
+            })
     }
 
     /// The report as JSON: pretty, keys sorted, so that two runs can be compared.
@@ -71,6 +76,10 @@ public struct Report: Stage {
         return StepReport(
             id: step.id, number: number, file: document.file, line: step.location.line, target: target?.name ?? "",
             testTarget: target?.testName ?? "", status: verdict.status, cached: result?.cached ?? false,
+            cache: result?.cache,
+            skipped: target.flatMap { target in
+                input.verification?.shard.flatMap { $0.contains(target.name) ? nil : "shard" }
+            },
             tests: TestCounts(passed: result?.passed ?? 0, failed: result?.failed ?? 0), runs: result?.runs ?? 0,
             flaky: (result?.flaky ?? []).map(FlakyTestReport.init), output: output,
             listings: zip(step.listings, verdict.listings).map { listing, listingVerdict in

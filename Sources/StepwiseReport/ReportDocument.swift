@@ -12,6 +12,32 @@ public struct ReportDocument: Codable, Sendable, Equatable {
     public var tutorials: [TutorialReport]
     /// Problems that belong to no listing.
     public var diagnostics: [DiagnosticReport]
+    /// The shard this run verified (`--shard K/N`); absent when it verified every step.
+    public var shard: ShardReport?
+    /// What the team's remote cache did (`--cache-url`); absent when there is none.
+    public var remoteCache: RemoteCacheReport?
+}
+
+/// The shard a run verified.
+public struct ShardReport: Codable, Sendable, Equatable {
+    /// Which shard, from 1.
+    public var index: Int
+    /// How many shards.
+    public var count: Int
+}
+
+/// What the team's remote cache did in a run. It never holds credentials.
+public struct RemoteCacheReport: Codable, Sendable, Equatable {
+    /// The cache's URL (it never holds credentials).
+    public var url: String
+    /// Whether it was only read (`--cache-read-only`).
+    public var readOnly: Bool
+    /// How many step results (and benchmark builds) were taken from it.
+    public var fetched: Int
+    /// How many verified results were written to it.
+    public var stored: Int
+    /// What went wrong, each said once: the server down or refusing, an unusable entry.
+    public var notices: [String]
 }
 
 /// One tutorial in the report.
@@ -102,9 +128,15 @@ public struct StepReport: Codable, Sendable, Equatable {
     public var testTarget: String
     /// `verified`, `failed` or `unverified` (when verification was skipped).
     public var status: VerificationStatus
-    /// Whether the result was taken from the verification cache (its inputs were identical)
+    /// Whether the result was taken from a verification cache (its inputs were identical)
     /// rather than from this run.
     public var cached: Bool
+    /// The cache it was taken from: `local` (`Output/.cache`) or `remote`; absent when it was
+    /// verified in this run, or not verified.
+    public var cache: CacheSource?
+    /// Why the step was not verified in this run, when it was left to another job: `shard`
+    /// (it belongs to another shard). Absent otherwise.
+    public var skipped: String?
     /// The step target's tests.
     public var tests: TestCounts
     /// How many times the tests ran (`build-docs --repeat`); 0 when they did not run.

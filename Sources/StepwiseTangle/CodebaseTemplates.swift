@@ -46,12 +46,12 @@ enum CodebaseTemplates {
         var dependencies: [String]
     }
 
-    /// One entry of a dependency list in `Package.swift`: a target of the package.
-    static func dependency(target name: String) -> String { "\"\(name)\"" }
-
-    /// One entry of a dependency list in `Package.swift`: a package's product.
-    static func dependency(on package: PackageDependency) -> String {
-        ".product(name: \"\(package.product)\", package: \"\(package.identity)\")"
+    /// One entry of a dependency list as `Package.swift` spells it.
+    static func spelled(_ dependency: TargetDependency) -> String {
+        switch dependency {
+        case .target(let name): "\"\(name)\""
+        case .product(let package): ".product(name: \"\(package.product)\", package: \"\(package.identity)\")"
+        }
     }
 
     /// `README.md.mustache`.

@@ -13,11 +13,15 @@ public struct Tangle: Sendable {
     public let templates: String
     /// What generated files name as their source folder (`Content`).
     public let contentLabel: String
+    /// When set, the package holds only this shard's step targets, with the lessons and
+    /// benchmarks that run on them: what a CI job verifying one shard builds.
+    public let shard: Shard?
 
     /// Creates the stage.
-    public init(templates: String, contentLabel: String) {
+    public init(templates: String, contentLabel: String, shard: Shard? = nil) {
         self.templates = templates
         self.contentLabel = contentLabel
+        self.shard = shard
     }
 
     /// The generated package for `tutorials`.
@@ -27,10 +31,14 @@ public struct Tangle: Sendable {
         var problems: [Diagnostic] = []
         var libraries: [SystemLibrary] = []
         var packages: [PackageDependency] = []
+        var partOf: [String: TutorialPart] = [:]
         for tutorial in tutorials {
             declare(tutorial.tutorial.manifest, packages: &packages, libraries: &libraries, problems: &problems)
             do {
-                parts.append(try part(of: tutorial, library: library))
+                if let part = try part(of: tutorial, library: library) {
+                    parts.append(part)
+                    partOf[tutorial.tutorial.id] = part
+                }
             } catch {
                 problems += error.diagnostics
             }
@@ -39,6 +47,7 @@ public struct Tangle: Sendable {
         let targets = parts.flatMap(\.targets)
         let lessons = parts.map(\.lesson)
         let benchmarks = parts.compactMap(\.benchmark)
+        let dependencies = dependencies(tutorials, targets: targets, lessons: lessons, benchmarks: benchmarks)
         var files = parts.flatMap(\.files)
         for systemLibrary in libraries {
             let context = CodebaseTemplates.SystemLibrary(
@@ -48,21 +57,25 @@ public struct Tangle: Sendable {
             files.append(try render(library, "shim.h", to: folder + "/shim.h", context))
         }
         let package = packageContext(
-            tutorials, targets: targets, lessons: lessons, benchmarks: benchmarks, libraries: libraries,
-            packages: packages)
+            targets: targets, lessons: lessons, benchmarks: benchmarks, dependencies: dependencies,
+            libraries: libraries, packages: packages)
+        let benchmarkContexts = benchmarks.map { benchmarkContext($0, dependencies: dependencies) }
         let readme = CodebaseTemplates.Readme(
             header: header, exampleTest: targets.first?.testName ?? "",
-            lessons: zip(lessons, tutorials).map { lesson, tutorial in
-                .init(
-                    tutorialID: lesson.tutorialID, name: lesson.name,
-                    firstLanguage: tutorial.tutorial.manifest.sourceLanguage,
-                    stepRange: "1–\(tutorial.tutorial.manifest.steps.count)")
+            lessons: tutorials.compactMap { tutorial in
+                partOf[tutorial.tutorial.id].map { part in
+                    .init(
+                        tutorialID: part.lesson.tutorialID, name: part.lesson.name,
+                        firstLanguage: tutorial.tutorial.manifest.sourceLanguage,
+                        stepRange: "1–\(tutorial.tutorial.manifest.steps.count)")
+                }
             },
-            benchmarks: benchmarks, hasBenchmarks: !benchmarks.isEmpty)
+            benchmarks: benchmarkContexts, hasBenchmarks: !benchmarks.isEmpty)
         files.append(try render(library, "Package.swift", to: "Package.swift", package))
         files.append(try render(library, "README.md", to: "README.md", readme))
         return Codebase(
-            files: (files + parts.map(\.lessonFile)).sorted { $0.path < $1.path }, targets: targets, lessons: lessons)
+            files: (files + parts.map(\.lessonFile)).sorted { $0.path < $1.path }, targets: targets, lessons: lessons,
+            benchmarks: benchmarks, dependencies: dependencies)
     }
 
     /// What one tutorial adds to the package.
@@ -71,28 +84,48 @@ public struct Tangle: Sendable {
         var files: [GeneratedFile]
         /// Its step targets, variants included.
         var targets: [StepTarget]
-        /// Its benchmark's template context, when it has one.
-        var benchmark: CodebaseTemplates.Benchmark?
+        /// Its benchmark, when it has one.
+        var benchmark: BenchmarkProduct?
         /// Its lesson executable.
         var lesson: LessonProduct
         /// The lesson's `main.swift`.
         var lessonFile: GeneratedFile
     }
 
-    /// The steps, benchmark and lesson of `tutorial`.
-    private func part(of tutorial: CheckedTutorial, library: TemplateFolder) throws(DiagnosticError) -> TutorialPart {
+    /// The steps, benchmark and lesson of `tutorial`; nil when the shard holds none of its steps.
+    private func part(of tutorial: CheckedTutorial, library: TemplateFolder) throws(DiagnosticError) -> TutorialPart? {
         var (files, targets) = try steps(of: tutorial)
+        if let shard {
+            targets = targets.filter { shard.contains($0.name) }
+            let folders = Set(
+                targets.flatMap { [PackageLayout.sources(of: $0.name), PackageLayout.tests(of: $0.testName)] })
+            files = files.filter { folders.contains(PackageLayout.folder(of: $0.path)) }
+            if targets.isEmpty { return nil }
+        }
         let benchmark = try benchmark(of: tutorial.tutorial.manifest, last: targets)
         if let benchmark { files.append(benchmark.file) }
-        let lesson = LessonProduct(
-            tutorialID: tutorial.tutorial.id,
-            name: PackageLayout.lessonProduct(tutorialID: tutorial.tutorial.id),
-            target: PackageLayout.lessonTarget(module: tutorial.tutorial.manifest.moduleName))
+        let manifest = tutorial.tutorial.manifest
+        var lesson = LessonProduct(
+            tutorialID: tutorial.tutorial.id, name: PackageLayout.lessonProduct(tutorialID: tutorial.tutorial.id),
+            target: PackageLayout.lessonTarget(module: manifest.moduleName))
+        lesson.programs = Dictionary(grouping: targets, by: \.number).mapValues { targets in
+            Dictionary(uniqueKeysWithValues: targets.flatMap { target in target.languages.map { ($0, target.name) } })
+        }
+        var empty = lessonContext(lesson, tutorial: tutorial.tutorial, targets: [])
+        lesson.frame = try library.render("Lesson.swift", empty)
+        empty.imports = targets.map(\.name)
+        empty.steps = manifest.steps.enumerated().compactMap { index, step in
+            guard let modules = lesson.programs[index + 1] else { return nil }
+            return .init(
+                number: index + 1, stepID: step.id,
+                languages: manifest.languages.compactMap { language in
+                    modules[language].map { .init(language: language, module: $0) }
+                })
+        }
         let lessonFile = try render(
-            library, "Lesson.swift", to: PackageLayout.sources(of: lesson.target) + "/main.swift",
-            lessonContext(lesson, tutorial: tutorial.tutorial, targets: targets))
+            library, "Lesson.swift", to: PackageLayout.sources(of: lesson.target) + "/main.swift", empty)
         return TutorialPart(
-            files: files, targets: targets, benchmark: benchmark?.context, lesson: lesson, lessonFile: lessonFile)
+            files: files, targets: targets, benchmark: benchmark?.product, lesson: lesson, lessonFile: lessonFile)
     }
 
     /// Adds the packages and system libraries `manifest` declares to those of the tutorials before it.
@@ -112,39 +145,72 @@ public struct Tangle: Sendable {
         }
     }
 
+    /// What each target of the package depends on: a step target (and its tests) on its
+    /// tutorial's system libraries, then the products of the packages its step and earlier
+    /// steps declare; a lesson on its steps and system libraries; a benchmark on its step, the
+    /// system libraries and its own packages.
+    private func dependencies(
+        _ tutorials: [CheckedTutorial], targets: [StepTarget], lessons: [LessonProduct], benchmarks: [BenchmarkProduct]
+    ) -> [String: [TargetDependency]] {
+        let manifests = Dictionary(uniqueKeysWithValues: tutorials.map { ($0.tutorial.id, $0.tutorial.manifest) })
+        let libraries = manifests.mapValues { $0.systemLibraries.map { TargetDependency.target($0.name) } }
+        var result: [String: [TargetDependency]] = [:]
+        for target in targets {
+            // A product that two steps declare is listed once.
+            var products: [TargetDependency] = []
+            for package in manifests[target.tutorialID]!.steps.prefix(target.number).flatMap(\.packages) {
+                let product = TargetDependency.product(package)
+                if !products.contains(where: { CodebaseTemplates.spelled($0) == CodebaseTemplates.spelled(product) }) {
+                    products.append(product)
+                }
+            }
+            result[target.name] = libraries[target.tutorialID]! + products
+            result[target.testName] = [.target(target.name)] + libraries[target.tutorialID]! + products
+        }
+        for lesson in lessons {
+            result[lesson.target] =
+                targets.filter { $0.tutorialID == lesson.tutorialID }.map { .target($0.name) }
+                + libraries[lesson.tutorialID]!
+        }
+        for benchmark in benchmarks {
+            result[benchmark.target] =
+                [.target(benchmark.step)] + libraries[benchmark.tutorialID]!
+                + manifests[benchmark.tutorialID]!.benchmarkPackages.map { .product($0) }
+        }
+        return result
+    }
+
     /// The context of `Package.swift`: every target with what it depends on, the lessons, the
     /// benchmarks, the system libraries and the packages.
     private func packageContext(
-        _ tutorials: [CheckedTutorial], targets: [StepTarget], lessons: [LessonProduct],
-        benchmarks: [CodebaseTemplates.Benchmark], libraries: [SystemLibrary], packages: [PackageDependency]
+        targets: [StepTarget], lessons: [LessonProduct], benchmarks: [BenchmarkProduct],
+        dependencies: [String: [TargetDependency]], libraries: [SystemLibrary], packages: [PackageDependency]
     ) -> CodebaseTemplates.Package {
-        let librariesOf = Dictionary(
-            uniqueKeysWithValues: tutorials.map { ($0.tutorial.id, $0.tutorial.manifest.systemLibraries.map(\.name)) })
-        let manifests = Dictionary(uniqueKeysWithValues: tutorials.map { ($0.tutorial.id, $0.tutorial.manifest) })
-        return CodebaseTemplates.Package(
+        CodebaseTemplates.Package(
             header: header,
             systemLibraries: libraries.map { .init(name: $0.name, path: PackageLayout.sources(of: $0.name)) },
             targets: targets.map { target in
-                let libraries = (librariesOf[target.tutorialID] ?? []).map(CodebaseTemplates.dependency(target:))
-                // A product that two steps declare is listed once.
-                var products: [String] = []
-                for package in manifests[target.tutorialID]!.steps.prefix(target.number).flatMap(\.packages) {
-                    let product = CodebaseTemplates.dependency(on: package)
-                    if !products.contains(product) { products.append(product) }
-                }
-                let dependencies = libraries + products
+                let spelled = dependencies[target.name]!.map(CodebaseTemplates.spelled)
                 return .init(
-                    name: target.name, testName: target.testName, dependencies: dependencies,
-                    hasDependencies: !dependencies.isEmpty)
+                    name: target.name, testName: target.testName, dependencies: spelled,
+                    hasDependencies: !spelled.isEmpty)
             },
             lessons: lessons.map { lesson in
                 .init(
                     name: lesson.name, target: lesson.target,
-                    dependencies: (targets.filter { $0.tutorialID == lesson.tutorialID }.map(\.name)
-                        + (librariesOf[lesson.tutorialID] ?? [])).map(CodebaseTemplates.dependency(target:)))
+                    dependencies: dependencies[lesson.target]!.map(CodebaseTemplates.spelled))
             },
-            benchmarks: benchmarks, packages: packages.map { .init(url: $0.url, from: $0.from) },
-            hasPackages: !packages.isEmpty)
+            benchmarks: benchmarks.map { benchmarkContext($0, dependencies: dependencies) },
+            packages: packages.map { .init(url: $0.url, from: $0.from) }, hasPackages: !packages.isEmpty)
+    }
+
+    /// The template context of a benchmark's executable target.
+    private func benchmarkContext(_ benchmark: BenchmarkProduct, dependencies: [String: [TargetDependency]])
+        -> CodebaseTemplates.Benchmark
+    {
+        .init(
+            tutorialID: benchmark.tutorialID, name: benchmark.name, target: benchmark.target,
+            dependencies: dependencies[benchmark.target]!.map(CodebaseTemplates.spelled))
     }
 
     /// Adds a declaration that several places may share (a package, a system library) to `known`,
@@ -170,24 +236,24 @@ public struct Tangle: Sendable {
     /// The first lines of every generated Swift file.
     private var header: String { PackageLayout.generatedHeader(contentLabel: contentLabel) }
 
-    /// The tutorial's benchmark executable, when it has one: the manifest's file as `main.swift`,
-    /// importing the last step's module, and the template context of its target.
+    /// The tutorial's benchmark executable, when it has one and its last step (in the source
+    /// language) is among `targets`: the manifest's file as `main.swift`, importing that step.
     private func benchmark(of manifest: Manifest, last targets: [StepTarget]) throws(DiagnosticError)
-        -> (file: GeneratedFile, context: CodebaseTemplates.Benchmark)?
+        -> (file: GeneratedFile, product: BenchmarkProduct)?
     {
         guard let benchmark = manifest.benchmark,
-            let last = targets.last(where: { $0.variantLanguage == nil })
+            let last = targets.last(where: { $0.variantLanguage == nil }), last.number == manifest.steps.count
         else { return nil }
         let target = PackageLayout.benchmarkTarget(module: manifest.moduleName)
         let file = GeneratedFile(
             path: PackageLayout.sources(of: target) + "/main.swift", prologue: [header, "import \(last.name)", ""],
             lines: benchmark.lines)
-        let context = CodebaseTemplates.Benchmark(
-            tutorialID: manifest.id, name: PackageLayout.benchmarkProduct(tutorialID: manifest.id), target: target,
-            dependencies: ([last.name] + manifest.systemLibraries.map(\.name)).map(
-                CodebaseTemplates.dependency(target:))
-                + manifest.benchmarkPackages.map(CodebaseTemplates.dependency(on:)))
-        return (file, context)
+        return (
+            file,
+            BenchmarkProduct(
+                tutorialID: manifest.id, name: PackageLayout.benchmarkProduct(tutorialID: manifest.id), target: target,
+                step: last.name)
+        )
     }
 
     /// Every step's files and targets for one tutorial.
@@ -260,6 +326,7 @@ public struct Tangle: Sendable {
         }
     }
 
+    /// The lesson's template context, with `targets` imported and their steps in its table.
     private func lessonContext(_ lesson: LessonProduct, tutorial: Tutorial, targets: [StepTarget])
         -> CodebaseTemplates.Lesson
     {
@@ -267,16 +334,7 @@ public struct Tangle: Sendable {
         return CodebaseTemplates.Lesson(
             header: header, tutorialID: tutorial.id, name: lesson.name, entry: manifest.entryPoint,
             firstLanguage: manifest.sourceLanguage, languageList: manifest.languages.joined(separator: ", "),
-            imports: targets.map(\.name),
-            steps: manifest.steps.enumerated().map { index, step in
-                .init(
-                    number: index + 1, stepID: step.id,
-                    languages: manifest.languages.map { language in
-                        .init(
-                            language: language,
-                            module: targets.first { $0.stepID == step.id && $0.languages.contains(language) }!.name)
-                    })
-            })
+            imports: targets.map(\.name), steps: [])
     }
 
     private func render<Context: TemplateContext>(

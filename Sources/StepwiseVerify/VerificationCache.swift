@@ -20,6 +20,14 @@ public struct VerificationCache: Sendable {
         public var passed: Int
         /// What its program printed, by language (it matched the page).
         public var outputs: [String: String]
+
+        /// The entry as stored: pretty-printed JSON with sorted keys, the same bytes for the
+        /// same entry on every machine (the remote cache addresses it by its hash).
+        public func encoded() throws -> Data {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            return try encoder.encode(self)
+        }
     }
 
     /// Where entries are written (`Output/`): every write goes through it.
@@ -44,9 +52,7 @@ public struct VerificationCache: Sendable {
 
     /// Stores `entry` under its key.
     public func store(_ entry: Entry) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try destination.commit([FileChange(path: path(entry.key), contents: try encoder.encode(entry))])
+        try destination.commit([FileChange(path: path(entry.key), contents: try entry.encoded())])
     }
 
     private func path(_ key: String) -> String { folder + "/" + key + ".json" }

@@ -1,24 +1,30 @@
 import Foundation
 import StepwiseModel
 
-/// The cache keys of a codebase's verification: for each step target, a SHA-256 of
-/// everything that can change its outcome, and one for the package as a whole.
+/// The cache keys of a codebase's verification: for each step target and each benchmark, a
+/// SHA-256 of everything that can change its outcome, on any machine.
 ///
-/// A step target's key covers its generated sources and tests (hidden tests included), the
-/// files of what it depends on (its tutorial's system libraries, and the lesson that runs
-/// its program), the `Package.swift` entries of these and the package's settings, its
-/// expected output in each language it backs, the Swift toolchain's version, the time limits, and the version of
-/// Stepwise's verification. The package's key covers every file that belongs to no step
-/// target (benchmarks included) and the whole `Package.swift`, so that the package is built
-/// whenever anything in it changed since it last built.
+/// A step target's key covers its generated sources and tests (hidden tests included), what
+/// `Package.swift` says it and its tests depend on (as the tangle's values, never the rendered
+/// text, so a template's formatting cannot change a key), the files and installed version of
+/// each system library it links, the lesson's frame and the lesson's entries that run its
+/// program, its expected output in each language it backs, the platform (operating system and
+/// CPU architecture), the Swift toolchain's version, the time limits, and the version of
+/// Stepwise's verification. A benchmark's key covers its files, its dependencies and the key of
+/// the step it imports. Keys depend on nothing outside their target's own closure, so the
+/// package of a shard gives the same keys as the whole package.
 public struct VerificationKeys: Sendable, Equatable {
     /// Changes whenever verification changes what it checks, so older entries stop matching.
-    public static let stepwiseVersion = "stepwise-verify-1"
+    public static let stepwiseVersion = "stepwise-verify-2"
 
     /// What verification ran with, besides the codebase.
     public struct Environment: Sendable, Equatable {
         /// What `swift --version` printed.
         public var toolchain: String
+        /// The operating system and CPU architecture (`Platform.current`).
+        public var platform: String
+        /// What identifies the installed version of each system library, by module name.
+        public var systemLibraries: [String: String]
         /// The test run's time limit.
         public var testTimeout: Duration
         /// One program's time limit.
@@ -28,10 +34,12 @@ public struct VerificationKeys: Sendable, Equatable {
 
         /// Creates an environment.
         public init(
-            toolchain: String, testTimeout: Duration, programTimeout: Duration,
-            stepwiseVersion: String = VerificationKeys.stepwiseVersion
+            toolchain: String, platform: String, systemLibraries: [String: String] = [:], testTimeout: Duration,
+            programTimeout: Duration, stepwiseVersion: String = VerificationKeys.stepwiseVersion
         ) {
             self.toolchain = toolchain
+            self.platform = platform
+            self.systemLibraries = systemLibraries
             self.testTimeout = testTimeout
             self.programTimeout = programTimeout
             self.stepwiseVersion = stepwiseVersion
@@ -40,56 +48,48 @@ public struct VerificationKeys: Sendable, Equatable {
 
     /// Each step target's key, by target name.
     public var targets: [String: String]
-    /// The key of the package as a whole.
-    public var package: String
+    /// Each benchmark's key, by its executable target's name.
+    public var benchmarks: [String: String]
 
     /// The keys of `codebase`.
     public init(codebase: Codebase, tutorials: [CheckedTutorial], environment: Environment) {
         let tutorialsByID = Dictionary(uniqueKeysWithValues: tutorials.map { ($0.tutorial.id, $0.tutorial) })
-        let owned = Dictionary(
-            uniqueKeysWithValues: codebase.targets.flatMap {
-                [(PackageLayout.sources(of: $0.name), $0.name), (PackageLayout.tests(of: $0.testName), $0.name)]
-            })
-        var filesByFolder: [String: [GeneratedFile]] = [:]
-        var shared: [GeneratedFile] = []
-        for file in codebase.files {
-            let parts = file.path.split(separator: "/", maxSplits: 2)
-            let folder = parts.count == 3 ? "\(parts[0])/\(parts[1])" : ""
-            filesByFolder[folder, default: []].append(file)
-            if owned[folder] == nil { shared.append(file) }
+        let filesByFolder = Dictionary(grouping: codebase.files) { PackageLayout.folder(of: $0.path) }
+        func addFiles(of folder: String, to digest: inout ContentDigest) {
+            for file in filesByFolder[folder] ?? [] { digest.add(file.path, file.contents) }
         }
-        let manifestText = codebase.file("Package.swift")?.contents ?? ""
-        let manifestEntries = Self.entries(of: manifestText)
+        func addDependencies(of target: String, to digest: inout ContentDigest) {
+            digest.add(
+                "dependencies of \(target)",
+                (codebase.dependencies[target] ?? []).map(Self.describe).joined(separator: "\n"))
+        }
 
         var common = ContentDigest()
         common.add("stepwise", environment.stepwiseVersion)
         common.add("toolchain", environment.toolchain)
+        common.add("platform", environment.platform)
         common.add("test timeout", "\(environment.testTimeout)")
         common.add("program timeout", "\(environment.programTimeout)")
-
-        var package = common
-        for file in shared { package.add(file.path, file.contents) }
-        package.add("Package.swift", manifestText)
-        self.package = package.hex
 
         var targets: [String: String] = [:]
         for target in codebase.targets {
             guard let tutorial = tutorialsByID[target.tutorialID] else { continue }
-            let libraries = tutorial.manifest.systemLibraries.map(\.name)
-            let lessons = codebase.lessons.filter { $0.tutorialID == target.tutorialID }
-            let closure = Set([target.name, target.testName] + libraries + lessons.flatMap { [$0.name, $0.target] })
             var digest = common
             digest.add("target", target.name)
             digest.add("step", "\(target.number)")
-            for folder in [PackageLayout.sources(of: target.name), PackageLayout.tests(of: target.testName)]
-                + libraries.map(PackageLayout.sources(of:)) + lessons.map({ PackageLayout.sources(of: $0.target) })
-            {
-                for file in filesByFolder[folder] ?? [] { digest.add(file.path, file.contents) }
+            addFiles(of: PackageLayout.sources(of: target.name), to: &digest)
+            addFiles(of: PackageLayout.tests(of: target.testName), to: &digest)
+            addDependencies(of: target.name, to: &digest)
+            addDependencies(of: target.testName, to: &digest)
+            for library in tutorial.manifest.systemLibraries.map(\.name) {
+                addFiles(of: PackageLayout.sources(of: library), to: &digest)
+                digest.add("installed \(library)", environment.systemLibraries[library] ?? "unknown")
             }
-            digest.add(
-                "Package.swift",
-                manifestEntries.filter { $0.name.isEmpty || closure.contains($0.name) }.map(\.text).joined(
-                    separator: "\n"))
+            if let lesson = codebase.lessons.first(where: { $0.tutorialID == target.tutorialID }) {
+                digest.add("lesson", lesson.frame)
+                let runs = (lesson.programs[target.number] ?? [:]).filter { $0.value == target.name }.keys.sorted()
+                digest.add("lesson runs", "step \(target.number) in " + runs.joined(separator: ", "))
+            }
             for language in codebase.languages(backedBy: target, of: tutorial.manifest.languages) {
                 guard let step = tutorial.documents[language]?.step(target.stepID) else { continue }
                 digest.add(
@@ -98,36 +98,26 @@ public struct VerificationKeys: Sendable, Equatable {
             targets[target.name] = digest.hex
         }
         self.targets = targets
-    }
 
-    /// `Package.swift` cut into the package's settings (every line outside an entry) and its
-    /// entries (`.target(…)`, `.executableTarget(…)` over several lines, …), each known by its
-    /// own name: the first quoted string in it. The settings are keyed by the empty name.
-    static func entries(of manifest: String) -> [(name: String, text: String)] {
-        var result: [(name: String, text: String)] = []
-        var entry: [Substring] = []
-        var depth = 0
-        for line in manifest.split(separator: "\n", omittingEmptySubsequences: false) {
-            if entry.isEmpty && !line.drop(while: { $0 == " " }).hasPrefix(".") {
-                result.append(("", String(line)))
-                continue
-            }
-            entry.append(line)
-            depth += line.filter { $0 == "(" }.count - line.filter { $0 == ")" }.count
-            guard depth <= 0 else { continue }
-            let text = entry.joined(separator: "\n")
-            result.append((Self.firstQuoted(text) ?? "", text))
-            entry = []
-            depth = 0
+        var benchmarks: [String: String] = [:]
+        for benchmark in codebase.benchmarks {
+            guard let step = targets[benchmark.step] else { continue }
+            var digest = common
+            digest.add("benchmark", benchmark.target)
+            digest.add("step key", step)
+            addFiles(of: PackageLayout.sources(of: benchmark.target), to: &digest)
+            addDependencies(of: benchmark.target, to: &digest)
+            benchmarks[benchmark.target] = digest.hex
         }
-        if !entry.isEmpty { result.append(("", entry.joined(separator: "\n"))) }
-        return result
+        self.benchmarks = benchmarks
     }
 
-    /// The text between the first pair of double quotes.
-    private static func firstQuoted(_ text: String) -> String? {
-        guard let open = text.firstIndex(of: "\"") else { return nil }
-        let rest = text[text.index(after: open)...]
-        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    /// A dependency as a key sees it: a target by name, a product by name, package URL and
+    /// lowest version.
+    private static func describe(_ dependency: TargetDependency) -> String {
+        switch dependency {
+        case .target(let name): "target \(name)"
+        case .product(let package): "product \(package.product) of \(package.url) from \(package.from)"
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StepwiseModel
+import StepwiseRemoteCache
 import Synchronization
 
 /// The fifth stage: builds every step of the generated codebase with one SwiftPM build,
@@ -8,8 +9,8 @@ import Synchronization
 /// mapped back to the line of the tutorial source it came from.
 ///
 /// A step target whose inputs are identical to those of an earlier verified run is taken
-/// from the cache instead; when every target and the package itself are cached, nothing
-/// is built or run.
+/// from a cache instead: this checkout's, then the team's remote cache. When every step
+/// target and every benchmark is cached, nothing is built or run.
 public struct Verify: Sendable {
     /// The generated package's folder.
     public let directory: String
@@ -24,8 +25,15 @@ public struct Verify: Sendable {
     public let repetitions: Int
     /// Where verified targets are kept between runs; nil to keep nothing.
     public let cache: VerificationCache?
-    /// Whether to take targets from the cache (false: verify everything, still storing).
+    /// The team's cache, asked after `cache` and written with it; nil when there is none.
+    public let remoteCache: RemoteCache?
+    /// Whether to take targets from the caches (false: verify everything, still storing).
     public let reusesCache: Bool
+    /// Whether to verify nothing: every step target must come from a cache, and one that
+    /// does not fails (`--cached-only`).
+    public let cachedOnly: Bool
+    /// The shard the codebase holds, when it holds one (`--shard`), for the report.
+    public let shard: Shard?
     /// Told what the stage is doing.
     public let progress: @Sendable (String) -> Void
     /// Told how far the stage has come: each build step SwiftPM counts, each target whose
@@ -41,7 +49,8 @@ public struct Verify: Sendable {
     public init(
         directory: String, swift: String = defaultSwift, testTimeout: Duration = defaultTestTimeout,
         programTimeout: Duration = .seconds(30), repetitions: Int = 1, cache: VerificationCache? = nil,
-        reusesCache: Bool = true, progress: @escaping @Sendable (String) -> Void = { _ in },
+        remoteCache: RemoteCache? = nil, reusesCache: Bool = true, cachedOnly: Bool = false, shard: Shard? = nil,
+        progress: @escaping @Sendable (String) -> Void = { _ in },
         advanced: @escaping @Sendable (StageProgress) -> Void = { _ in }
     ) {
         self.directory = directory
@@ -50,7 +59,10 @@ public struct Verify: Sendable {
         self.programTimeout = programTimeout
         self.repetitions = max(repetitions, 1)
         self.cache = cache
+        self.remoteCache = remoteCache
         self.reusesCache = reusesCache
+        self.cachedOnly = cachedOnly
+        self.shard = shard
         self.progress = progress
         self.advanced = advanced
     }
@@ -60,23 +72,56 @@ public struct Verify: Sendable {
         let keys = VerificationKeys(
             codebase: codebase, tutorials: tutorials,
             environment: .init(
-                toolchain: try await toolchainVersion(), testTimeout: testTimeout, programTimeout: programTimeout))
+                toolchain: try await toolchainVersion(), platform: Platform.current,
+                systemLibraries: Platform.versions(of: tutorials.flatMap(\.tutorial.manifest.systemLibraries)),
+                testTimeout: testTimeout, programTimeout: programTimeout))
+        var caches = CacheLayers(local: cache, remote: remoteCache)
         var results: [String: TargetResult] = [:]
         var pending: [StepTarget] = []
         for target in codebase.targets {
-            if reusesCache, let key = keys.targets[target.name], let entry = cache?.entry(key, runs: repetitions) {
+            if reusesCache, let key = keys.targets[target.name],
+                let (entry, source) = await caches.entry(key, target: target.name, runs: repetitions)
+            {
                 results[target.name] = TargetResult(
                     compiled: true, passed: entry.passed, runs: entry.runs,
-                    outputs: entry.outputs.mapValues { OutputResult(matched: true, actual: $0) }, cached: true)
+                    outputs: entry.outputs.mapValues { OutputResult(matched: true, actual: $0) }, cache: source)
             } else {
                 pending.append(target)
                 results[target.name] = TargetResult(compiled: true)
             }
         }
-        let packageCached = reusesCache && cache?.entry(keys.package, runs: 1) != nil
-        if pending.isEmpty && packageCached {
-            progress("all \(codebase.targets.count) step targets taken from the cache")
-            return Verification(buildSucceeded: true, targets: results)
+        var pendingBenchmarks: [BenchmarkProduct] = []
+        for benchmark in codebase.benchmarks {
+            guard let key = keys.benchmarks[benchmark.target] else { continue }
+            let cached = reusesCache ? await caches.entry(key, target: benchmark.target, runs: 1) : nil
+            if cached == nil { pendingBenchmarks.append(benchmark) }
+        }
+        func finished(buildSucceeded: Bool = true, general: [Diagnostic] = []) -> Verification {
+            Verification(
+                buildSucceeded: buildSucceeded, targets: results, general: general, shard: shard,
+                remoteCache: caches.summary)
+        }
+        if cachedOnly {
+            for target in pending {
+                results[target.name]!.compiled = false
+                results[target.name]!.diagnostics.append(
+                    .error(
+                        "\(target.name) (step '\(target.stepID)' of \(target.tutorialID)) has no verified result in any cache; "
+                            + "--cached-only verifies nothing (did its shard fail or not run?)", at: nil))
+            }
+            let missing = pendingBenchmarks.map {
+                Diagnostic.error(
+                    "the benchmark \($0.target) of \($0.tutorialID) has no verified build in any cache; "
+                        + "--cached-only builds nothing", at: nil)
+            }
+            progress(
+                "\(codebase.targets.count - pending.count) of \(codebase.targets.count) step targets taken from the caches"
+            )
+            return finished(general: missing)
+        }
+        if pending.isEmpty && pendingBenchmarks.isEmpty {
+            progress("all \(codebase.targets.count) step targets taken from the caches")
+            return finished()
         }
 
         let mapper = SourceMapper(codebase: codebase, directory: directory)
@@ -110,9 +155,14 @@ public struct Verify: Sendable {
                 general += record(CompilerOutput.errors(in: single.output), mapper: mapper, into: &results)
             }
             for target in pending { results[target.name]!.compiled = results[target.name]!.diagnostics.isEmpty }
-            return Verification(buildSucceeded: false, targets: results, general: general)
+            return finished(buildSucceeded: false, general: general)
         }
-        try cache?.store(.init(key: keys.package, target: "Package.swift", runs: 1, passed: 0, outputs: [:]))
+        for benchmark in pendingBenchmarks {
+            try await caches.store(
+                .init(
+                    key: keys.benchmarks[benchmark.target]!, target: benchmark.target, runs: 1, passed: 0, outputs: [:])
+            )
+        }
 
         if !pending.isEmpty {
             general += try await runTests(pending, of: codebase, mapper: mapper, into: &results)
@@ -121,12 +171,12 @@ public struct Verify: Sendable {
         }
         for target in pending where results[target.name]!.succeeded {
             let result = results[target.name]!
-            try cache?.store(
+            try await caches.store(
                 .init(
                     key: keys.targets[target.name]!, target: target.name, runs: result.runs, passed: result.passed,
                     outputs: result.outputs.mapValues(\.actual)))
         }
-        return Verification(buildSucceeded: true, targets: results, general: general)
+        return finished(general: general)
     }
 
     /// What `swift --version` prints: the toolchain is part of every cache key.

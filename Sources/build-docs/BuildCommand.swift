@@ -13,13 +13,17 @@ struct BuildCommand: AsyncParsableCommand {
             any language fails to compile, fails its tests (or is flaky under --repeat) or prints other \
             output than the page says. The site is only replaced when everything verified; the pages \
             of a failed build go to Output/preview. A step target whose inputs are identical to an \
-            earlier verified run is taken from the cache in Output/.cache (--force ignores it).
+            earlier verified run is taken from the cache in Output/.cache, then from the remote cache \
+            when there is one (--force ignores both). A remote cache that is down or refuses never \
+            fails a build: it is named once, and the build carries on with the local cache.
             """
     )
 
     @OptionGroup var paths: PathOptions
 
     @OptionGroup var verification: VerificationOptions
+
+    @OptionGroup(title: "Sharing verification with a team") var cache: CacheOptions
 
     @Option(
         name: .customLong("repeat"),
@@ -33,6 +37,10 @@ struct BuildCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard repetitions >= 1 else { throw ValidationError("--repeat needs a number of runs of at least 1.") }
+        if verification.noVerify && (cache.cachedOnly || cache.shard != nil) {
+            throw ValidationError("--no-verify excludes --cached-only and --shard.")
+        }
+        if force && cache.cachedOnly { throw ValidationError("--force and --cached-only exclude each other.") }
     }
 
     func run() async throws {
@@ -40,12 +48,24 @@ struct BuildCommand: AsyncParsableCommand {
         verification.apply(to: &options)
         options.repetitions = repetitions
         options.force = force
+        try cache.apply(to: &options, environment: ProcessInfo.processInfo.environment)
         let terminal = Terminal.standardError
         let outcome = try await Pipeline(options: options, progress: TerminalProgress(terminal: terminal)).build()
         if let verification = outcome.verification {
+            for notice in verification.remoteCache?.notices ?? [] { terminal.write("build-docs: warning: \(notice)\n") }
             terminal.printDiagnostics(verification.diagnostics, fullText: options.report)
         }
         print(Summary(report: outcome.report, timings: outcome.timings, verified: options.verify).table)
+        if let shard = options.shard {
+            guard outcome.nothingFailed else {
+                terminal.write("build-docs: shard \(shard) failed; everything is in \(options.report).\n")
+                throw ExitCode.failure
+            }
+            terminal.write(
+                "build-docs: shard \(shard) verified; no site is written for a shard (the job running --cached-only writes it).\n"
+            )
+            return
+        }
         if let preview = outcome.preview {
             terminal.write(
                 "build-docs: verification failed; the site was left as it was. The failed build's pages, "

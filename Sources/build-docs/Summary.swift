@@ -35,15 +35,30 @@ struct Summary {
         let table = TextTable(header: header, rows: rows)
         let stages = timings.map { "\($0.name) \(String(format: "%.1f", $0.seconds)) s" }.joined(separator: " · ")
         var lines = table.lines + [table.rule, stages]
-        if verified {
-            let targets = Dictionary(
-                report.tutorials.flatMap(\.languages).flatMap(\.steps).map { ($0.target, $0.cached) },
-                uniquingKeysWith: { first, _ in first })
-            let cached = targets.values.filter { $0 }.count
-            lines.append(
-                "\(targets.count) step targets: \(targets.count - cached) verified in this run, \(cached) taken from the cache"
-            )
-        }
+        if verified { lines.append(targetLine) }
         return lines.joined(separator: "\n")
+    }
+
+    /// How many step targets were verified in this run, taken from which cache, left to other
+    /// shards, or not verified.
+    private var targetLine: String {
+        let steps = Dictionary(
+            report.tutorials.flatMap(\.languages).flatMap(\.steps).map { ($0.target, $0) },
+            uniquingKeysWith: { first, _ in first }
+        ).values
+        let local = steps.filter { $0.cache == .local }.count
+        let remote = steps.filter { $0.cache == .remote }.count
+        let skipped = steps.filter { $0.skipped != nil }.count
+        let here = steps.filter { !$0.cached && $0.skipped == nil && $0.status == .verified }.count
+        var parts = ["\(here) verified in this run"]
+        if report.remoteCache == nil {
+            parts.append("\(local) taken from the cache")
+        } else {
+            parts += ["\(local) taken from the local cache", "\(remote) from the remote cache"]
+        }
+        if skipped > 0 { parts.append("\(skipped) left to the other shards") }
+        let rest = steps.count - here - local - remote - skipped
+        if rest > 0 { parts.append("\(rest) not verified") }
+        return "\(steps.count) step targets: " + parts.joined(separator: ", ")
     }
 }

@@ -28,7 +28,7 @@ struct ReportGoldenTests {
             targets: [
                 "GreetingStep01": TargetResult(
                     compiled: true, passed: 3, runs: 3,
-                    outputs: ["de": OutputResult(matched: true, actual: "Hallo, Ada!\n")], cached: true),
+                    outputs: ["de": OutputResult(matched: true, actual: "Hallo, Ada!\n")], cache: .remote),
                 "GreetingStep01FR": TargetResult(
                     compiled: true, passed: 2, failed: 1,
                     flaky: [
@@ -57,7 +57,13 @@ struct ReportGoldenTests {
                             listingID: "shout-test"),
                     ]),
             ],
-            general: [.error("the test run ended with signal 11 before any test began", at: nil)])
+            general: [.error("the test run ended with signal 11 before any test began", at: nil)],
+            remoteCache: RemoteCacheActivity(
+                url: "http://127.0.0.1:8080/cache/", readOnly: false, fetched: 1,
+                notices: [
+                    "1 verified result was not shared: the remote cache refused to store it, first with "
+                        + "PUT http://127.0.0.1:8080/cache/cas/5d41402a: HTTP 401"
+                ]))
         let report = await Report().run(
             .init(
                 tutorials: tutorials, codebase: codebase, verification: verification,

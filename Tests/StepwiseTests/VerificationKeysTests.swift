@@ -13,7 +13,9 @@ import Testing
 @Suite("Verification cache keys")
 struct VerificationKeysTests {
     private let environment = VerificationKeys.Environment(
-        toolchain: "Swift version 6.3.1", testTimeout: .seconds(300), programTimeout: .seconds(30))
+        toolchain: "Swift version 6.3.1", platform: "Debian GNU/Linux 12 (bookworm) x86_64",
+        systemLibraries: ["CSQLite": "header sqlite3.h 1f2e, library libsqlite3.so.0.8.6"], testTimeout: .seconds(300),
+        programTimeout: .seconds(30))
 
     /// The fixture tutorial (with a system library), checked and tangled.
     private func fixture(_ sandbox: Sandbox) async throws -> (tutorials: [CheckedTutorial], codebase: Codebase) {
@@ -27,11 +29,12 @@ struct VerificationKeysTests {
             with: #"<system-library name="CSQLite" link="sqlite3" header="sqlite3.h"/>"# + "\n  <step id=\"hello\">")
     }
 
-    private func load(_ sandbox: Sandbox) async throws -> (tutorials: [CheckedTutorial], codebase: Codebase) {
+    private func load(_ sandbox: Sandbox, shard: Shard? = nil) async throws -> (
+        tutorials: [CheckedTutorial], codebase: Codebase
+    ) {
         let tutorial = try LanguageCheck().check(try ContentLoader(contentDirectory: sandbox.content.path).load()[0])
-        let codebase = try await Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle([
-            tutorial
-        ])
+        let codebase = try await Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content", shard: shard)
+            .tangle([tutorial])
         return ([tutorial], codebase)
     }
 
@@ -83,24 +86,54 @@ struct VerificationKeysTests {
         let all = Set(fixture.codebase.targets.map(\.name))
         let library = try editing(fixture.codebase, "Sources/CSQLite/shim.h") { $0 + "\n// edited\n" }
         #expect(changed(before, keys((fixture.tutorials, library))) == all)
-        let lesson = try editing(fixture.codebase, "Sources/GreetingLesson/main.swift") { $0 + "\n// edited\n" }
-        #expect(changed(before, keys((fixture.tutorials, lesson))) == all)
+        var frame = fixture.codebase
+        frame.lessons[0].frame += "\n// edited\n"
+        #expect(
+            changed(before, keys((fixture.tutorials, frame))) == all, "every program runs inside the lesson's frame")
+        var table = fixture.codebase
+        table.lessons[0].programs[2]?["fr"] = "GreetingStep01"
+        #expect(
+            changed(before, keys((fixture.tutorials, table))) == ["GreetingStep02FR"],
+            "the lesson no longer runs the French program of step 2 on its French variant")
     }
 
-    @Test func onlyTheTargetsOwnPackageEntriesCount() async throws {
+    @Test func keysComeFromTheTanglesValuesNotFromThePackageText() async throws {
         let fixture = try await fixture(try Sandbox())
         let before = keys(fixture)
-        let own = try editing(fixture.codebase, "Package.swift") {
-            $0.replacingOccurrences(
-                of: #".testTarget(name: "GreetingStep02Tests""#,
-                with: #".testTarget(name: "GreetingStep02Tests", swiftSettings: [.define("X")]"#)
+        let reformatted = try editing(fixture.codebase, "Package.swift") {
+            $0.replacingOccurrences(of: "\n        .", with: "\n    .").replacingOccurrences(
+                of: "(name: ", with: "(\n name: ")
         }
+        #expect(keys((fixture.tutorials, reformatted)) == before, "a template's formatting changes no key")
+        var own = fixture.codebase
+        let package = PackageDependency(
+            url: "https://github.com/apple/swift-collections", from: "1.6.0", product: "DequeModule",
+            location: SourceLocation(file: "manifest.xml", line: 1))
+        own.dependencies["GreetingStep02Tests"]?.append(.product(package))
         #expect(changed(before, keys((fixture.tutorials, own))) == ["GreetingStep02"])
-        #expect(before.package != keys((fixture.tutorials, own)).package)
-        let shared = try editing(fixture.codebase, "Package.swift") {
-            $0.replacingOccurrences(of: "swiftLanguageModes: [.v6]", with: "swiftLanguageModes: [.v6, .v5]")
+        var newer = own
+        newer.dependencies["GreetingStep02Tests"]?.removeLast()
+        newer.dependencies["GreetingStep02Tests"]?.append(
+            .product(
+                PackageDependency(
+                    url: package.url, from: "1.7.0", product: package.product, location: package.location)))
+        #expect(changed(keys((fixture.tutorials, own)), keys((fixture.tutorials, newer))) == ["GreetingStep02"])
+    }
+
+    @Test func aShardsPackageGivesItsTargetsTheSameKeysAsTheWholePackage() async throws {
+        let sandbox = try Sandbox()
+        let whole = keys(try await fixture(sandbox))
+        var seen: [String: String] = [:]
+        for index in 1...2 {
+            let shard = try #require(Shard(index: index, count: 2))
+            let part = try await load(sandbox, shard: shard)
+            #expect(part.codebase.targets.allSatisfy { shard.contains($0.name) })
+            for (target, key) in keys(part).targets {
+                #expect(whole.targets[target] == key, "\(target) in shard \(shard)")
+                #expect(seen.updateValue(key, forKey: target) == nil, "\(target) is in one shard only")
+            }
         }
-        #expect(changed(before, keys((fixture.tutorials, shared))) == Set(fixture.codebase.targets.map(\.name)))
+        #expect(seen == whole.targets, "the shards together hold every step target")
     }
 
     @Test func expectedOutputChangesTheKeyOfTheTargetThatPrintsIt() async throws {
@@ -113,13 +146,19 @@ struct VerificationKeysTests {
         #expect(changed(before, after) == [french.name])
     }
 
-    @Test func toolchainTimeLimitsAndStepwiseChangeEveryKey() async throws {
+    @Test func platformToolchainSystemLibrariesTimeLimitsAndStepwiseChangeEveryKey() async throws {
         let fixture = try await fixture(try Sandbox())
         let before = keys(fixture)
         let all = Set(fixture.codebase.targets.map(\.name))
         var other = environment
         other.toolchain = "Swift version 6.3.2"
         #expect(changed(before, keys(fixture, other)) == all)
+        other = environment
+        other.platform = "Debian GNU/Linux 12 (bookworm) aarch64"
+        #expect(changed(before, keys(fixture, other)) == all)
+        other = environment
+        other.systemLibraries["CSQLite"] = "header sqlite3.h 9a8b, library libsqlite3.so.0.8.7"
+        #expect(changed(before, keys(fixture, other)) == all, "every step links the tutorial's system library")
         other = environment
         other.testTimeout = .seconds(301)
         #expect(changed(before, keys(fixture, other)) == all)
@@ -129,7 +168,6 @@ struct VerificationKeysTests {
         other = environment
         other.stepwiseVersion = "stepwise-verify-next"
         #expect(changed(before, keys(fixture, other)) == all)
-        #expect(before.package != keys(fixture, other).package)
     }
 
     @Test func aCacheEntryIsReusedOnlyForItsKeyAndEnoughRuns() async throws {

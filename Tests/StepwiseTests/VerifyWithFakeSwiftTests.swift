@@ -9,105 +9,27 @@ import Testing
 @testable import StepwiseTangle
 @testable import StepwiseVerify
 
-/// Verify against a fake `swift` that plays out what a real toolchain does in the cases that
-/// are hard to bring about for real: a test process that crashes or hangs, a build with two
-/// broken steps, a program that prints something else. The fake follows a script of what
-/// to answer to each command and logs every command it was given, so each test checks both
-/// what Verify concluded and what it asked the toolchain to do.
+/// Verify against the fake toolchain (`FakeToolchain`), in the cases that are hard to bring
+/// about for real: a test process that crashes or hangs, a build with two broken steps, a
+/// program that prints something else.
 @Suite("Verify against a fake toolchain")
 struct VerifyWithFakeSwiftTests {
-    /// What the fake toolchain does.
-    struct Script: Encodable {
-        /// Lines `swift build --build-tests` prints; it fails when there are any.
-        var buildErrors: [String] = []
-        /// For `swift build --target X`: the lines it prints (and fails with).
-        var targetErrors: [String: [String]] = [:]
-        /// Test modules whose test crashes the test process (the run ends with signal 11).
-        var crashing: [String] = []
-        /// Test modules whose test hangs the test process.
-        var hanging: [String] = []
-        /// What the lesson prints, by "step lang"; otherwise the fixture's expected output.
-        var outputs: [String: String] = [:]
-    }
+    typealias Script = FakeToolchain.Script
 
-    /// The fake `swift`: `--version`, `build`, `test` and the lesson executable it "builds".
-    private static let fake = #"""
-        #!/usr/bin/env python3
-        import json, os, sys, time
-        here = os.path.dirname(os.path.abspath(__file__))
-        script = json.load(open(os.path.join(here, "script.json")))
-        args = sys.argv[1:]
-        with open(os.path.join(here, "calls.log"), "a") as log:
-            log.write(" ".join(args) + "\n")
-        def value(flag):
-            return args[args.index(flag) + 1] if flag in args else None
-        if args == ["--version"]:
-            print("Fake Swift version 6.3.1"); sys.exit(0)
-        package = value("--package-path")
-        if args[0] == "build":
-            target = value("--target")
-            errors = script["targetErrors"].get(target, []) if target else script["buildErrors"]
-            if not target:
-                binaries = os.path.join(package, ".build", "debug"); os.makedirs(binaries, exist_ok=True)
-                lesson = os.path.join(binaries, "greeting-lesson")
-                with open(lesson, "w") as f:
-                    f.write("#!/usr/bin/env python3\nimport json, os, sys\n"
-                            "outputs = json.load(open(%r))['outputs']\n"
-                            "step, lang = sys.argv[2], sys.argv[4]\n"
-                            "defaults = {'de': ['Hallo, Ada!', 'HALLO, ADA!'], 'fr': ['Bonjour, Ada!', 'BONJOUR, ADA!']}\n"
-                            "print(outputs.get(step + ' ' + lang, defaults[lang][int(step) - 1]))\n"
-                            % os.path.join(here, "script.json"))
-                os.chmod(lesson, 0o755)
-            if not target:
-                print("[1/2] Compiling GreetingStep01 Greeter.swift")
-                print("[2/2] Compiling GreetingStep02FR Greeter.swift")
-            for line in errors:
-                print(line.replace("$PACKAGE", os.path.realpath(package)))
-            sys.exit(1 if errors else 0)
-        if args[0] == "test":
-            events = value("--experimental-event-stream-output")
-            skip = value("--skip") or ""
-            modules = ["GreetingStep01Tests", "GreetingStep01FRTests", "GreetingStep02Tests", "GreetingStep02FRTests"]
-            modules = [m for m in modules if m[:-len("Tests")] not in skip]
-            with open(events, "w") as out:
-                def emit(record, **payload):
-                    out.write(json.dumps({"kind": record, "payload": payload, "version": "0"}) + "\n"); out.flush()
-                for module in modules:
-                    test_id = module + "/works()/GreeterTests.swift:3:2"
-                    emit("test", id=test_id, kind="function", name="works()",
-                         sourceLocation={"filePath": os.path.join(package, "Tests", module, "GreeterTests.swift"), "line": 3, "column": 2})
-                for module in modules:
-                    test_id = module + "/works()/GreeterTests.swift:3:2"
-                    emit("event", kind="testStarted", testID=test_id)
-                    if module in script["crashing"]:
-                        print("Fatal error: boom in " + module); sys.stdout.flush(); os.kill(os.getpid(), 11)
-                    if module in script["hanging"]:
-                        print("waiting forever in " + module); sys.stdout.flush(); time.sleep(3600)
-                    emit("event", kind="testEnded", testID=test_id)
-                emit("event", kind="runEnded")
-            sys.exit(0)
-        sys.exit("fake swift: unexpected " + " ".join(args))
-        """#
-
-    /// The fixture's codebase on disk, with the fake toolchain beside it.
     private func setUp(_ script: Script) async throws -> (Sandbox, Codebase, [CheckedTutorial], Verify) {
-        let sandbox = try Sandbox()
-        let checked = try LanguageCheck().check(try ContentLoader(contentDirectory: sandbox.content.path).load()[0])
-        let codebase = try await Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content")
-            .tangle([checked])
-        let directory = sandbox.output.appendingPathComponent("Codebase").path
-        try CodebaseWriter(directory: directory).write(codebase)
-        let swift = sandbox.root.appendingPathComponent("swift")
-        try Self.fake.write(to: swift, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift.path)
-        try JSONEncoder().encode(script).write(to: sandbox.root.appendingPathComponent("script.json"))
-        let verify = Verify(directory: directory, swift: swift.path, testTimeout: .seconds(20))
-        return (sandbox, codebase, [checked], verify)
+        try await FakeToolchain.setUp(script)
     }
 
-    private func calls(_ sandbox: Sandbox) throws -> [String] {
-        try String(contentsOf: sandbox.root.appendingPathComponent("calls.log"), encoding: .utf8)
-            .split(separator: "\n").map(String.init)
+    private func calls(_ sandbox: Sandbox) throws -> [String] { try FakeToolchain.calls(sandbox) }
+
+    /// Verify on the sandbox's codebase with the fake, recording every progress report.
+    private func recording(_ sandbox: Sandbox) -> (Verify, ProgressLog) {
+        let reports = ProgressLog()
+        let verify = Verify(
+            directory: sandbox.output.appendingPathComponent("Codebase").path,
+            swift: sandbox.root.appendingPathComponent("swift").path, testTimeout: .seconds(20),
+            advanced: reports.add)
+        return (verify, reports)
     }
 
     /// A compiler error in the generated line that holds `needle`, as swiftc prints it.
@@ -125,11 +47,7 @@ struct VerifyWithFakeSwiftTests {
 
     @Test func aCrashingTestFailsItsStepAndTheOthersRunAgainWithoutIt() async throws {
         let (sandbox, codebase, tutorials, _) = try await setUp(Script(crashing: ["GreetingStep02Tests"]))
-        let reports = Mutex<[StageProgress]>([])
-        let verify = Verify(
-            directory: sandbox.output.appendingPathComponent("Codebase").path,
-            swift: sandbox.root.appendingPathComponent("swift").path, testTimeout: .seconds(20),
-            advanced: { progress in reports.withLock { $0.append(progress) } })
+        let (verify, reports) = recording(sandbox)
         let verification = try await verify.verify(codebase, tutorials: tutorials)
         let crashed = try #require(verification.targets["GreetingStep02"])
         #expect(crashed.status == .failed)
@@ -141,7 +59,7 @@ struct VerifyWithFakeSwiftTests {
         let tests = try calls(sandbox).filter { $0.hasPrefix("test ") }
         #expect(tests.count == 2, "one run, then one rerun")
         #expect(tests.last?.contains("--skip ^(GreetingStep02Tests)[./]") == true)
-        let testing = reports.withLock { $0 }.filter { $0.phase == .testing(run: 1, of: 1) }
+        let testing = reports.all.filter { $0.phase == .testing(run: 1, of: 1) }
         #expect(testing.map(\.done) == [1, 2, 3, 4], "the crashed target counts once, the rerun's targets once")
     }
 
@@ -165,14 +83,10 @@ struct VerifyWithFakeSwiftTests {
 
     @Test func verifyCountsTheBuildStepsTheTargetsTestedAndTheProgramsRun() async throws {
         let (sandbox, codebase, tutorials, _) = try await setUp(Script())
-        let reports = Mutex<[StageProgress]>([])
-        let verify = Verify(
-            directory: sandbox.output.appendingPathComponent("Codebase").path,
-            swift: sandbox.root.appendingPathComponent("swift").path, testTimeout: .seconds(20),
-            advanced: { progress in reports.withLock { $0.append(progress) } })
+        let (verify, reports) = recording(sandbox)
         let verification = try await verify.verify(codebase, tutorials: tutorials)
         #expect(verification.succeeded)
-        let all = reports.withLock { $0 }
+        let all = reports.all
         let building = all.filter { $0.phase == .building }
         #expect(building.map { [$0.done, $0.total] } == [[1, 2], [2, 2]])
         #expect(building.map(\.current) == ["GreetingStep01", "GreetingStep02FR"])
@@ -258,4 +172,13 @@ struct VerifyWithFakeSwiftTests {
         #expect(page.contains("BONJOUR, BOB!"))
         #expect(!FileManager.default.fileExists(atPath: sandbox.output.path + "/site"), "no site from a failed build")
     }
+}
+
+/// Every progress report Verify gave, in order.
+private final class ProgressLog: Sendable {
+    private let reports = Mutex<[StageProgress]>([])
+
+    @Sendable func add(_ progress: StageProgress) { reports.withLock { $0.append(progress) } }
+
+    var all: [StageProgress] { reports.withLock { $0 } }
 }
