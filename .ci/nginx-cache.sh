@@ -3,17 +3,20 @@
 # shows a team to run one. Anonymous GET and HEAD; PUT only with HTTP Basic auth.
 #
 #   nginx_cache_install        installs Debian's nginx (and protoc) when missing
-#   nginx_cache_start DIR      writes DIR/nginx.conf and starts nginx on a free port of 127.0.0.1; sets
+#   nginx_cache_start          starts nginx on a free port of 127.0.0.1, from a folder of its own; sets
 #                              NGINX_CACHE_URL        http://127.0.0.1:PORT/cache
 #                              NGINX_CACHE_ROOT       the folder holding ac/ and cas/
 #                              NGINX_CACHE_USER, NGINX_CACHE_PASSWORD   the one account that may write
 #                              NGINX_CACHE_ACCESS_LOG nginx's access log
 #   nginx_cache_stop           stops it and returns once it has exited (nothing when not running)
 #   nginx_cache_resume         starts it again on the same port, with the same root and account
+#   nginx_cache_finish         stops it and removes its folder (for a trap on EXIT)
 #
-# nginx is not a system service here: it runs from DIR (`-p`), with its pid file, logs and temp
-# folders there. Started as root, its workers run as `nobody`, so DIR is made writable for them.
-# nginx binds its port before the starting command returns, so a started cache takes requests.
+# nginx is not a system service here: it runs from a temporary folder (`-p`) holding its config,
+# pid file, logs, temp folders and root. Started as root, its workers run as `nobody`, so that
+# folder is made writable for them; it is made by mktemp in the system's temp folder, whose
+# parents they can pass (a caller's own mktemp folder is private). nginx binds its port before
+# the starting command returns, so a started cache takes requests.
 
 nginx_cache_install() {
   local missing=""
@@ -30,8 +33,8 @@ nginx_cache_install() {
 _nginx_cache_binary() { command -v nginx || echo /usr/sbin/nginx; }
 
 nginx_cache_start() {
-  _nginx_cache_dir=$1
-  local dir=$1
+  _nginx_cache_dir=$(mktemp -d -t stepwise-nginx.XXXXXX)
+  local dir=$_nginx_cache_dir
   mkdir -p "$dir/root/cache" "$dir/tmp"
   chmod 0755 "$dir"
   chmod -R a+rwX "$dir/root" "$dir/tmp"
@@ -67,6 +70,11 @@ nginx_cache_stop() {
   pid=$(cat "$_nginx_cache_dir/nginx.pid")
   kill -TERM "$pid" 2>/dev/null || return 0
   tail --pid="$pid" -f /dev/null # returns when the master has exited and its port is closed
+}
+
+nginx_cache_finish() {
+  nginx_cache_stop
+  [ -z "${_nginx_cache_dir:-}" ] || rm -rf "$_nginx_cache_dir"
 }
 
 _nginx_cache_config() {
