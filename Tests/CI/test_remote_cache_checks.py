@@ -107,15 +107,22 @@ class CorruptTests(unittest.TestCase):
 
 class OfflineTests(unittest.TestCase):
     notice = "the remote cache at http://127.0.0.1:1/cache is unavailable (connection refused); using the local cache"
+    edited = lambda self, target: None if target == TARGETS[0] else "local"  # noqa: E731
 
-    def test_one_warning_and_every_step_local_passes(self):
-        output = f"{self.notice}\nVerified 4 step targets: 4 from the local cache\n"
-        self.assertEqual(checks.check_offline(report(cache="local", notices=[self.notice]), output, "127.0.0.1:1"), [])
+    def test_one_warning_the_edited_step_verified_and_the_rest_local_passes(self):
+        output = f"{self.notice}\nVerified 4 step targets: 3 from the local cache\n"
+        problems = checks.check_offline(report(cache=self.edited, notices=[self.notice]), output, "127.0.0.1:1")
+        self.assertEqual(problems, [])
 
     def test_a_warning_per_request_fails(self):
         output = f"{self.notice}\n{self.notice}\n"
-        problems = checks.check_offline(report(cache="local", notices=[self.notice]), output, "127.0.0.1:1")
+        problems = checks.check_offline(report(cache=self.edited, notices=[self.notice]), output, "127.0.0.1:1")
         self.assertTrue(any("2 lines of output" in problem for problem in problems), problems)
+
+    def test_a_step_from_the_stopped_server_fails(self):
+        cache = lambda target: "remote" if target == TARGETS[1] else self.edited(target)  # noqa: E731
+        problems = checks.check_offline(report(cache=cache, notices=[self.notice]), self.notice, "127.0.0.1:1")
+        self.assertTrue(any(TARGETS[1] in problem for problem in problems), problems)
 
 
 class RefusedTests(unittest.TestCase):
