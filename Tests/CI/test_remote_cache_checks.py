@@ -119,6 +119,10 @@ class OfflineTests(unittest.TestCase):
         problems = checks.check_offline(report(cache=self.edited, notices=[self.notice]), output, "127.0.0.1:1")
         self.assertTrue(any("2 lines of output" in problem for problem in problems), problems)
 
+    def test_a_run_that_never_needed_the_server_fails(self):
+        problems = checks.check_offline(report(cache="local", notices=[self.notice]), self.notice, "127.0.0.1:1")
+        self.assertTrue(any("never needed the server" in problem for problem in problems), problems)
+
     def test_a_step_from_the_stopped_server_fails(self):
         cache = lambda target: "remote" if target == TARGETS[1] else self.edited(target)  # noqa: E731
         problems = checks.check_offline(report(cache=cache, notices=[self.notice]), self.notice, "127.0.0.1:1")
