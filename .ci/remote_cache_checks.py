@@ -11,7 +11,7 @@ on a hand-made report.json. From the shell, one subcommand per scenario:
     python3 .ci/remote_cache_checks.py offline REPORT LOG ADDRESS
     python3 .ci/remote_cache_checks.py refused REPORT LOG
     python3 .ci/remote_cache_checks.py decoded PROTOC_TEXT CAS_FOLDER
-    python3 .ci/remote_cache_checks.py blob-target BLOB    # prints the step target a CAS blob records
+    python3 .ci/remote_cache_checks.py record-blob CAS_FOLDER  # prints a verification record's path and target
 
 Each prints its problems and exits 1, or prints nothing and exits 0.
 """
@@ -170,9 +170,17 @@ def check_decoded(text, cas):
     return []
 
 
-def blob_target(path):
-    """The step target a verification record in a CAS blob names."""
-    return json.load(open(path, encoding="utf-8"))["target"]
+def record_blob(cas):
+    """The first blob under cas/ (by name) that is a step's verification record, and the step
+    target it records; other blobs (later artifacts) are passed over."""
+    for name in sorted(os.listdir(cas)):
+        try:
+            record = json.load(open(os.path.join(cas, name), encoding="utf-8"))
+        except ValueError:
+            continue
+        if isinstance(record, dict) and isinstance(record.get("target"), str):
+            return os.path.join(cas, name), record["target"]
+    raise SystemExit(f"no verification record under {cas}")
 
 
 def main(argv):
@@ -184,8 +192,8 @@ def main(argv):
     def read(path):
         return open(path, encoding="utf-8", errors="replace").read()
 
-    if command == "blob-target":
-        print(blob_target(arguments[0]))
+    if command == "record-blob":
+        print(*record_blob(arguments[0]))
         return 0
     problems = {
         "shards": lambda: check_shards(load(arguments[0]), load(arguments[1])),

@@ -155,7 +155,13 @@ class DecodedTests(unittest.TestCase):
             with open(os.path.join(cas, digest), "wb") as file:
                 file.write(blob)
             self.assertEqual(checks.check_decoded(text, cas), [])
-            self.assertEqual(checks.blob_target(os.path.join(cas, digest)), "AsyncFetchStep01")
+
+    def test_the_record_to_corrupt_is_a_verification_record(self):
+        with tempfile.TemporaryDirectory() as cas:
+            for name, blob in (("0" * 64, b"\x00\x01 not a record"), ("1" * 64, b'{"target": "AsyncFetchStep02"}')):
+                with open(os.path.join(cas, name), "wb") as file:
+                    file.write(blob)
+            self.assertEqual(checks.record_blob(cas), (os.path.join(cas, "1" * 64), "AsyncFetchStep02"))
 
 
 if __name__ == "__main__":
