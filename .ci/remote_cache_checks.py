@@ -90,6 +90,10 @@ def check_cached_only(report):
     return problems
 
 
+# How a notice may say that an entry was corrupt: its blob does not match its digest.
+CORRUPT = re.compile(r"corrupt|mismatch|unusable|could not be read", re.I)
+
+
 def check_corrupt(report, output, target):
     """Scenario 3: the target whose CAS blob was corrupted, and only it, was verified again, and the
     notices and the output say why."""
@@ -102,9 +106,9 @@ def check_corrupt(report, output, target):
     other = targets(report, lambda step: step["target"] != target and step.get("cache") != "remote")
     if other:
         problems.append(f"not from the remote cache: {sorted(other)}")
-    if not any(target in notice and "corrupt" in notice.lower() for notice in remote_cache(report).get("notices", [])):
+    if not any(target in notice and CORRUPT.search(notice) for notice in remote_cache(report).get("notices", [])):
         problems.append(f"no notice names {target} as corrupt: {remote_cache(report).get('notices')}")
-    if not any(target in line and "corrupt" in line.lower() for line in output.splitlines()):
+    if not any(target in line and CORRUPT.search(line) for line in output.splitlines()):
         problems.append(f"the output names no corrupt entry of {target}")
     return problems
 

@@ -87,7 +87,7 @@ class CachedOnlyTests(unittest.TestCase):
 
 class CorruptTests(unittest.TestCase):
     corrupt = lambda self, target: None if target == TARGETS[2] else "remote"  # noqa: E731
-    notice = f"corrupt entry for {TARGETS[2]}: its blob's SHA-256 does not match; verified again"
+    notice = f"{TARGETS[2]}: the remote cache's entry is unusable (blob sha256 mismatch); verified again"
 
     def test_exactly_the_corrupt_target_verified_again_and_said_passes(self):
         problems = checks.check_corrupt(
@@ -102,6 +102,11 @@ class CorruptTests(unittest.TestCase):
 
     def test_silence_about_the_corrupt_entry_fails(self):
         problems = checks.check_corrupt(report(cache=self.corrupt), "", TARGETS[2])
+        self.assertEqual(len(problems), 2, problems)
+
+    def test_a_notice_that_names_the_target_but_not_why_fails(self):
+        notice = f"{TARGETS[2]}: verified again"
+        problems = checks.check_corrupt(report(cache=self.corrupt, notices=[notice]), notice, TARGETS[2])
         self.assertEqual(len(problems), 2, problems)
 
 
