@@ -96,6 +96,35 @@ COMMANDS = {
     "python3 -m venv .build/interop-venv": ("ci",),
     ".build/interop-venv/bin/pip install translate-toolkit==3.20.4 lxml==6.1.3": ("ci",),
     ".build/interop-venv/bin/python Tests/Interop/xliff_translate_toolkit.py": ("ci",),
+    # A team's cache and CI matrix (docs/ci-and-teams.md). .ci/remote-cache, run by .ci/run, runs the
+    # team's build-docs commands against a real nginx, through the tool .ci/run built, in clones.
+    "bash .ci/remote-cache": ("ci",),
+    "python3 Tests/CI/test_remote_cache_checks.py": ("run", {"contains": "OK"}),
+    "printf 'ci:%s\\n' \"$(openssl passwd -apr1)\" > /etc/nginx/stepwise.htpasswd": (
+        "not run",
+        "asks for a password and writes a server's system file; .ci/nginx-cache.sh makes its htpasswd with openssl passwd -apr1",
+    ),
+    "docker run -d -p 8080:8080 -v /srv/cache:/data -v /etc/stepwise.htpasswd:/etc/bazel-remote/htpasswd "
+    "buchgr/bazel-remote-cache --max_size=20 --htpasswd_file=/etc/bazel-remote/htpasswd --allow_unauthenticated_reads": (
+        "not run",
+        "starts a team's server in Docker; CI proves the protocol against nginx (.ci/remote-cache)",
+    ),
+    'swift run build-docs --shard 1/2 --cache-url "$STEPWISE_CACHE_URL"': (
+        "not run",
+        "needs a cache server: .ci/remote-cache runs these arguments in a fresh clone against nginx (scenario 1)",
+    ),
+    'swift run build-docs --shard 2/2 --cache-url "$STEPWISE_CACHE_URL"': (
+        "not run",
+        "needs a cache server: .ci/remote-cache runs these arguments in a fresh clone against nginx (scenario 1)",
+    ),
+    'swift run build-docs --cached-only --cache-url "$STEPWISE_CACHE_URL" --cache-read-only': (
+        "not run",
+        "needs a warm cache server: .ci/remote-cache runs these arguments in a fresh clone against nginx (scenario 2)",
+    ),
+    "Scripts/benchmark-scale": (
+        "not run",
+        "verifies 75, 150 and 300 step targets several times each, from cold builds; docs/ci-and-teams.md has its table",
+    ),
 }
 
 
