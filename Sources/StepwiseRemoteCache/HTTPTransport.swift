@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -16,6 +17,7 @@ struct HTTPTransport: Sendable {
     }
 
     private let session: URLSession
+    private let challenges = RefusedChallenges()
     private let credentials: RemoteCache.Credentials?
     private let timeout: TimeInterval
 
@@ -28,7 +30,7 @@ struct HTTPTransport: Sendable {
         configuration.timeoutIntervalForResource = seconds
         configuration.urlCache = nil
         configuration.httpShouldSetCookies = false
-        session = URLSession(configuration: configuration)
+        session = URLSession(configuration: configuration, delegate: challenges, delegateQueue: nil)
         self.credentials = credentials
         self.timeout = seconds
     }
@@ -48,8 +50,38 @@ struct HTTPTransport: Sendable {
             return .answered(status: http.statusCode, body: data)
         } catch let error as URLError where error.code == .timedOut {
             return .failed("no answer within \(Int(timeout)) s")
+        } catch let error as URLError where error.code == .cancelled {
+            guard let status = challenges.status(of: url) else { return .failed(error.localizedDescription) }
+            return .answered(status: status, body: Data())
         } catch {
             return .failed(error.localizedDescription)
         }
     }
+}
+
+/// Answers every authentication challenge by refusing it, and remembers the status that
+/// brought it (401 or 407), by URL.
+///
+/// A server that refuses a write says so with `401` and `WWW-Authenticate` (nginx, bazel-remote).
+/// URLSession on Linux then asks its delegate what to do; without one, or told to handle it as
+/// usual, it never finishes the request and no timeout ends it (seen with swift-corelibs-foundation
+/// of Swift 6.3 against nginx). The cache's credentials go in the `Authorization` header of every
+/// request, so a challenge only ever means they were refused: the request is cancelled, and the
+/// transport reports the status the challenge came with.
+private final class RefusedChallenges: NSObject, URLSessionTaskDelegate, Sendable {
+    private let statuses = Mutex<[URL: Int]>([:])
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        if let url = task.originalRequest?.url {
+            let status = (challenge.failureResponse as? HTTPURLResponse)?.statusCode ?? 401
+            statuses.withLock { $0[url] = status }
+        }
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
+    /// The status of the challenge refused for `url`, if one was, forgetting it.
+    func status(of url: URL) -> Int? { statuses.withLock { $0.removeValue(forKey: url) } }
 }

@@ -106,7 +106,9 @@ final class FakeCacheFiles: Sendable {
         switch request.method {
         case .PUT:
             if let putAuthorization, authorization != putAuthorization {
-                return HTTPResponse(statusCode: .unauthorized)
+                // As nginx and bazel-remote do: a challenge, which URLSession hands to its delegate.
+                return HTTPResponse(
+                    statusCode: .unauthorized, headers: [HTTPHeader("WWW-Authenticate"): #"Basic realm="cache""#])
             }
             state.withLock { $0.files[request.path] = body }
             return HTTPResponse(statusCode: .created)
