@@ -24,7 +24,7 @@ public struct BuildOptions: Sendable {
     /// The team's remote cache (`--cache-url`, `STEPWISE_CACHE_URL`), asked after the local
     /// one; nil when there is none.
     public var remoteCache: RemoteCache.Configuration?
-    /// When set, only this shard's step targets are built and verified, and no site is written.
+    /// When set, only this shard's step targets are verified, and no site is written.
     public var shard: Shard?
     /// Whether to verify nothing and take every step from the caches (`--cached-only`).
     public var cachedOnly = false
@@ -49,6 +49,8 @@ public struct BuildOptions: Sendable {
         public static let parseMemo = ".cache/listings.json"
         /// Verified step targets from earlier runs, one JSON file per entry.
         public static let verificationCache = ".cache/verification"
+        /// The package of only the step targets to verify, built when `Codebase` never was.
+        public static let partialCodebase = ".cache/partial-codebase"
     }
 
     /// `Output/Codebase`.
@@ -59,6 +61,8 @@ public struct BuildOptions: Sendable {
     public var report: String { output + "/" + Inside.report }
     /// `Output/preview`: the pages of a build whose verification failed.
     public var preview: String { output + "/" + Inside.preview }
+    /// `Output/.cache/partial-codebase`: the package of only the step targets to verify.
+    public var partialCodebase: String { output + "/" + Inside.partialCodebase }
     /// `Output/.cache/listings.json`: what swift-syntax derived from each distinct listing.
     public var parseMemo: String { output + "/" + Inside.parseMemo }
 }

@@ -76,30 +76,32 @@ public struct Pipeline: Sendable {
 
     /// The whole build.
     ///
-    /// With a shard (`options.shard`), `Output/Codebase` holds only the shard's steps (with
-    /// the lessons and benchmarks that run on them), only they are verified, and no pages
-    /// are written: the report marks the other steps as left to their shards.
+    /// With a shard (`options.shard`), only the shard's steps are verified and no pages are
+    /// written: the report marks the other steps as left to their shards.
     public func build() async throws -> Outcome {
         let memo = ParseMemo(file: options.parseMemo)
         let (tutorials, codebase, prepared) = try await prepare(memo: memo)
         var timings = prepared
         let progress = self.progress
-        var verified = codebase
-        if let shard = options.shard {
-            verified = try await run(tangle(shard: shard), tutorials.map(\.checked), &timings)
-        }
-        try CodebaseWriter(directory: options.codebase).write(verified)
+        try CodebaseWriter(directory: options.codebase).write(codebase)
         var verification: Verification?
         if options.verify {
+            let checked = tutorials.map(\.checked)
+            let narrowing: @Sendable (Set<String>) async throws -> (codebase: Codebase, directory: String) = {
+                [self] names in
+                let part = try await tangle(selection: names).tangle(checked)
+                try CodebaseWriter(directory: options.partialCodebase).write(part)
+                return (part, options.partialCodebase)
+            }
             verification = try await run(
                 Verify(
                     directory: options.codebase, swift: options.swift, testTimeout: options.testTimeout,
                     repetitions: options.repetitions,
                     cache: VerificationCache(in: options.destination, folder: BuildOptions.Inside.verificationCache),
                     remoteCache: options.remoteCache.map(RemoteCache.init), reusesCache: !options.force,
-                    cachedOnly: options.cachedOnly, shard: options.shard,
+                    cachedOnly: options.cachedOnly, shard: options.shard, narrowing: narrowing,
                     progress: { progress.stageDetail($0) }, advanced: { progress.stageProgress($0) }),
-                (verified, tutorials.map(\.checked)), &timings)
+                (codebase, checked), &timings)
         }
         if options.shard != nil {
             let report = try await run(
@@ -148,11 +150,11 @@ public struct Pipeline: Sendable {
         return CodebaseWriter(directory: options.codebase).drift(from: codebase)
     }
 
-    /// The tangle stage, for the whole package or for one shard's.
-    private func tangle(shard: Shard? = nil) -> Tangle {
+    /// The tangle stage, for the whole package or for the package of `selection`'s step targets.
+    private func tangle(selection: Set<String>? = nil) -> Tangle {
         Tangle(
             templates: options.templates + "/Codebase", contentLabel: (options.content as NSString).lastPathComponent,
-            shard: shard)
+            selection: selection)
     }
 
     private func run<S: Stage>(_ stage: S, _ input: S.Input, _ timings: inout [StageTiming]) async throws -> S.Output {

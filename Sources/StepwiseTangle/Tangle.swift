@@ -13,15 +13,16 @@ public struct Tangle: Sendable {
     public let templates: String
     /// What generated files name as their source folder (`Content`).
     public let contentLabel: String
-    /// When set, the package holds only this shard's step targets, with the lessons and
-    /// benchmarks that run on them: what a CI job verifying one shard builds.
-    public let shard: Shard?
+    /// When set, the package holds only these step targets (by name), with the lessons and
+    /// benchmarks that run on them: what verification builds when it needs only some steps
+    /// (a shard's, or those no cache holds).
+    public let selection: Set<String>?
 
     /// Creates the stage.
-    public init(templates: String, contentLabel: String, shard: Shard? = nil) {
+    public init(templates: String, contentLabel: String, selection: Set<String>? = nil) {
         self.templates = templates
         self.contentLabel = contentLabel
-        self.shard = shard
+        self.selection = selection
     }
 
     /// The generated package for `tutorials`.
@@ -92,11 +93,11 @@ public struct Tangle: Sendable {
         var lessonFile: GeneratedFile
     }
 
-    /// The steps, benchmark and lesson of `tutorial`; nil when the shard holds none of its steps.
+    /// The steps, benchmark and lesson of `tutorial`; nil when the selection holds none of its steps.
     private func part(of tutorial: CheckedTutorial, library: TemplateFolder) throws(DiagnosticError) -> TutorialPart? {
         var (files, targets) = try steps(of: tutorial)
-        if let shard {
-            targets = targets.filter { shard.contains($0.name) }
+        if let selection {
+            targets = targets.filter { selection.contains($0.name) }
             let folders = Set(
                 targets.flatMap { [PackageLayout.sources(of: $0.name), PackageLayout.tests(of: $0.testName)] })
             files = files.filter { folders.contains(PackageLayout.folder(of: $0.path)) }

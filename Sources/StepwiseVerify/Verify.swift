@@ -13,7 +13,7 @@ import Synchronization
 /// target and every benchmark is cached, nothing is built or run.
 public struct Verify: Sendable {
     /// The generated package's folder.
-    public let directory: String
+    public private(set) var directory: String
     /// The `swift` executable.
     public let swift: String
     /// How long one test run may take before the test still running is taken for hung.
@@ -32,8 +32,14 @@ public struct Verify: Sendable {
     /// Whether to verify nothing: every step target must come from a cache, and one that
     /// does not fails (`--cached-only`).
     public let cachedOnly: Bool
-    /// The shard the codebase holds, when it holds one (`--shard`), for the report.
+    /// When set, only the step targets of this shard are verified (`--shard`); the others are
+    /// left out of the verification.
     public let shard: Shard?
+    /// Writes a package of only the named step targets (with the lessons and benchmarks that
+    /// run on them) and says where: used when the whole package at `directory` was never
+    /// built and only some of its targets need verifying, so that a fresh checkout with a
+    /// warm cache builds what changed, not everything. Nil to always build `directory`.
+    public let narrowing: (@Sendable (Set<String>) async throws -> (codebase: Codebase, directory: String))?
     /// Told what the stage is doing.
     public let progress: @Sendable (String) -> Void
     /// Told how far the stage has come: each build step SwiftPM counts, each target whose
@@ -50,6 +56,7 @@ public struct Verify: Sendable {
         directory: String, swift: String = defaultSwift, testTimeout: Duration = defaultTestTimeout,
         programTimeout: Duration = .seconds(30), repetitions: Int = 1, cache: VerificationCache? = nil,
         remoteCache: RemoteCache? = nil, reusesCache: Bool = true, cachedOnly: Bool = false, shard: Shard? = nil,
+        narrowing: (@Sendable (Set<String>) async throws -> (codebase: Codebase, directory: String))? = nil,
         progress: @escaping @Sendable (String) -> Void = { _ in },
         advanced: @escaping @Sendable (StageProgress) -> Void = { _ in }
     ) {
@@ -63,6 +70,7 @@ public struct Verify: Sendable {
         self.reusesCache = reusesCache
         self.cachedOnly = cachedOnly
         self.shard = shard
+        self.narrowing = narrowing
         self.progress = progress
         self.advanced = advanced
     }
@@ -78,7 +86,8 @@ public struct Verify: Sendable {
         var caches = CacheLayers(local: cache, remote: remoteCache)
         var results: [String: TargetResult] = [:]
         var pending: [StepTarget] = []
-        for target in codebase.targets {
+        let scope = codebase.targets.filter { shard?.contains($0.name) ?? true }
+        for target in scope {
             if reusesCache, let key = keys.targets[target.name],
                 let (entry, source) = await caches.entry(key, target: target.name, runs: repetitions)
             {
@@ -91,15 +100,10 @@ public struct Verify: Sendable {
             }
         }
         var pendingBenchmarks: [BenchmarkProduct] = []
-        for benchmark in codebase.benchmarks {
+        for benchmark in codebase.benchmarks where results[benchmark.step] != nil {
             guard let key = keys.benchmarks[benchmark.target] else { continue }
             let cached = reusesCache ? await caches.entry(key, target: benchmark.target, runs: 1) : nil
             if cached == nil { pendingBenchmarks.append(benchmark) }
-        }
-        func finished(buildSucceeded: Bool = true, general: [Diagnostic] = []) -> Verification {
-            Verification(
-                buildSucceeded: buildSucceeded, targets: results, general: general, shard: shard,
-                remoteCache: caches.summary)
         }
         if cachedOnly {
             for target in pending {
@@ -117,18 +121,42 @@ public struct Verify: Sendable {
             progress(
                 "\(codebase.targets.count - pending.count) of \(codebase.targets.count) step targets taken from the caches"
             )
-            return finished(general: missing)
+            return finished(results, caches, general: missing)
         }
         if pending.isEmpty && pendingBenchmarks.isEmpty {
-            progress("all \(codebase.targets.count) step targets taken from the caches")
-            return finished()
+            progress("all \(scope.count) step targets taken from the caches")
+            return finished(results, caches)
         }
-
-        let mapper = SourceMapper(codebase: codebase, directory: directory)
-        var general: [Diagnostic] = []
+        let needed = Set(pending.map(\.name) + pendingBenchmarks.map(\.step))
+        if let narrowing, needed.count < codebase.targets.count,
+            !FileManager.default.fileExists(atPath: directory + "/.build")
+        {
+            let narrowed = try await narrowing(needed)
+            var verify = self
+            verify.directory = narrowed.directory
+            progress("building a package of the \(needed.count) step targets to verify, in \(narrowed.directory)")
+            return try await verify.build(
+                narrowed.codebase, tutorials: tutorials, keys: keys, pending: pending,
+                pendingBenchmarks: pendingBenchmarks, results: results, caches: caches)
+        }
         progress(
             "building \(codebase.targets.count) step targets with their tests"
                 + (pending.count < codebase.targets.count ? " (\(pending.count) to verify)" : ""))
+        return try await build(
+            codebase, tutorials: tutorials, keys: keys, pending: pending, pendingBenchmarks: pendingBenchmarks,
+            results: results, caches: caches)
+    }
+
+    /// Builds `codebase` (at `directory`), then tests and runs the `pending` targets and
+    /// stores what verified.
+    private func build(
+        _ codebase: Codebase, tutorials: [CheckedTutorial], keys: VerificationKeys, pending: [StepTarget],
+        pendingBenchmarks: [BenchmarkProduct], results: [String: TargetResult], caches: CacheLayers
+    ) async throws -> Verification {
+        var results = results
+        var caches = caches
+        let mapper = SourceMapper(codebase: codebase, directory: directory)
+        var general: [Diagnostic] = []
         let buildStarted = ContinuousClock.now
         let build = try await ProcessRunner.run(
             swift, ["build", "--package-path", directory, "--build-tests"], timeout: .seconds(3600)
@@ -155,7 +183,7 @@ public struct Verify: Sendable {
                 general += record(CompilerOutput.errors(in: single.output), mapper: mapper, into: &results)
             }
             for target in pending { results[target.name]!.compiled = results[target.name]!.diagnostics.isEmpty }
-            return finished(buildSucceeded: false, general: general)
+            return finished(results, caches, buildSucceeded: false, general: general)
         }
         for benchmark in pendingBenchmarks {
             try await caches.store(
@@ -176,7 +204,17 @@ public struct Verify: Sendable {
                     key: keys.targets[target.name]!, target: target.name, runs: result.runs, passed: result.passed,
                     outputs: result.outputs.mapValues(\.actual)))
         }
-        return finished(general: general)
+        return finished(results, caches, general: general)
+    }
+
+    /// The verification of `results`, with what the remote cache did.
+    private func finished(
+        _ results: [String: TargetResult], _ caches: CacheLayers, buildSucceeded: Bool = true,
+        general: [Diagnostic] = []
+    ) -> Verification {
+        Verification(
+            buildSucceeded: buildSucceeded, targets: results, general: general, shard: shard,
+            remoteCache: caches.summary)
     }
 
     /// What `swift --version` prints: the toolchain is part of every cache key.

@@ -159,14 +159,57 @@ struct SharedVerificationTests {
         }
     }
 
-    @Test func aShardBuildsOnlyItsStepsAndTheReportLeavesTheOthersToTheirShards() async throws {
-        let (sandbox, whole, _, _) = try await FakeToolchain.setUp(.init())
+    /// The pipeline's options for the sandbox, with the fake toolchain.
+    private func options(_ sandbox: Sandbox) -> BuildOptions {
         var options = BuildOptions()
         (options.content, options.templates, options.output) = (
             sandbox.content.path, templatesFolder, sandbox.output.path
         )
         options.swift = sandbox.root.appendingPathComponent("swift").path
         options.testTimeout = .seconds(20)
+        return options
+    }
+
+    /// The step targets of the package the fake toolchain built last (it builds with
+    /// `--package-path`), read from that package's `Package.swift`.
+    private func built(_ sandbox: Sandbox) throws -> Set<String> {
+        let build = try #require(try FakeToolchain.calls(sandbox).last { $0.hasPrefix("build ") })
+        let package = try #require(
+            build.components(separatedBy: "--package-path ").last?.components(separatedBy: " ").first)
+        let manifest = try String(contentsOfFile: package + "/Package.swift", encoding: .utf8)
+        return Set(
+            manifest.split(separator: "\n").compactMap { line in
+                guard line.contains(".target(name: \"") else { return nil }
+                return line.components(separatedBy: "\"")[1]
+            })
+    }
+
+    @Test func aCheckoutThatNeverBuiltThePackageBuildsOnlyTheStepsNoCacheHolds() async throws {
+        let (sandbox, whole, _, _) = try await FakeToolchain.setUp(.init())
+        let options = options(sandbox)
+        #expect(try await Pipeline(options: options).build().nothingFailed)
+        #expect(try built(sandbox) == Set(whole.targets.map(\.name)), "a cold cache: the whole package")
+        try sandbox.edit("de.xml", replacing: "Gruß zusammensetzen", with: "Gruß zusammenstellen")
+        try FileManager.default.removeItem(at: sandbox.output.appendingPathComponent("Codebase/.build"))
+        _ = try newCalls(sandbox)
+
+        let outcome = try await Pipeline(options: options).build()
+        #expect(outcome.nothingFailed)
+        let changed = Set(outcome.verification!.targets.filter { !$0.value.cached }.keys)
+        #expect(!changed.isEmpty && changed.count < whole.targets.count)
+        #expect(try built(sandbox) == changed, "only the steps to verify")
+        #expect(
+            try FakeToolchain.calls(sandbox).first { $0.hasPrefix("build ") }?.contains("/.cache/partial-codebase ")
+                == true)
+        #expect(
+            try String(contentsOf: sandbox.output.appendingPathComponent("Codebase/Package.swift"), encoding: .utf8)
+                .contains("GreetingStep01FR"),
+            "Output/Codebase stays the whole package")
+    }
+
+    @Test func aShardBuildsOnlyItsStepsAndTheReportLeavesTheOthersToTheirShards() async throws {
+        let (sandbox, whole, _, _) = try await FakeToolchain.setUp(.init())
+        var options = options(sandbox)
         var verifiedBy: [String: Int] = [:]
         for index in 1...2 {
             options.shard = Shard(index: index, count: 2)
@@ -175,11 +218,7 @@ struct SharedVerificationTests {
             let mine = Set(whole.targets.map(\.name).filter { options.shard!.contains($0) })
             #expect(Set(outcome.verification?.targets.keys ?? [:].keys) == mine)
             for name in mine { verifiedBy[name, default: 0] += 1 }
-            let manifest = try String(
-                contentsOf: sandbox.output.appendingPathComponent("Codebase/Package.swift"), encoding: .utf8)
-            for target in whole.targets {
-                #expect(manifest.contains("name: \"\(target.name)\"") == mine.contains(target.name), "\(target.name)")
-            }
+            #expect(try built(sandbox) == mine, "the shard's steps, built in a package of their own")
             let report = try JSONDecoder().decode(
                 ReportDocument.self, from: Data(contentsOf: sandbox.output.appendingPathComponent("report.json")))
             #expect(report.shard?.index == index && report.shard?.count == 2)
