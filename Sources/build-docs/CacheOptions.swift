@@ -18,7 +18,7 @@ struct CacheOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Verify only shard K of N of the step targets (a CI matrix job): Output/Codebase holds only them, no site is written.",
+            "Verify only shard K of N of the step targets (a CI matrix job), building only what they need; no site is written.",
             valueName: "K/N"))
     var shard: String?
 
