@@ -50,7 +50,7 @@ def check_shards(first, second):
         skipped_elsewhere = {step.get("skipped") for step in steps(report)} - {None, "shard"}
         if skipped_elsewhere:
             problems.append(f"shard {index}/2: steps skipped as {sorted(skipped_elsewhere)}, not 'shard'")
-        # Verified in this run (the shards run side by side, on disjoint targets).
+        # Verified in this run. Shard 2 runs after shard 1 here, so it may find shard 1's results.
         mine = targets(report, lambda step: "skipped" not in step and step.get("cache") is None)
         both = mine & targets(report, lambda step: "skipped" in step)
         if both:
