@@ -7,7 +7,11 @@ import Synchronization
 
 /// GET and PUT over URLSession, with the cache's credentials and timeout; every answer, a
 /// failure to connect included, comes back as a value.
-struct HTTPTransport: Sendable {
+///
+/// Its mirror shows the timeout alone: reflecting the session (`dump` of a `RemoteCache`) walks
+/// URLSession's internals while its threads change them, which crashed a test process in CI,
+/// and the credentials have no place in a dump either.
+struct HTTPTransport: Sendable, CustomReflectable {
     /// What one request got.
     enum Response: Sendable {
         /// The server answered with this status and body.
@@ -34,6 +38,8 @@ struct HTTPTransport: Sendable {
         self.credentials = credentials
         self.timeout = seconds
     }
+
+    var customMirror: Mirror { Mirror(self, children: ["timeout": timeout]) }
 
     /// Sends `method` to `url` with `body`, and waits for the answer or the timeout.
     func send(_ method: String, _ url: URL, body: Data? = nil) async -> Response {
