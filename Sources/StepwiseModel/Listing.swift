@@ -77,6 +77,9 @@ public struct RegionMarker: Sendable, Hashable {
 
     /// Reads a marker from a line, or fails when the line is not one.
     public init?(line: String) {
+        // Most lines are code: a marker's first character past the indentation is `/`.
+        guard line.utf8.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) == UInt8(ascii: "/")
+        else { return nil }
         let trimmed = line.trimmingWhitespace()
         for (prefix, opens) in [("// region:", true), ("// endregion:", false)]
         where trimmed.hasPrefix(prefix) {
