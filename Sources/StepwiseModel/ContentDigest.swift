@@ -13,7 +13,11 @@ public struct ContentDigest {
 
     /// Adds `text` under `label`.
     public mutating func add(_ label: String, _ text: String) {
-        let bytes = Data(text.utf8)
+        add(label, Data(text.utf8))
+    }
+
+    /// Adds `bytes` under `label`.
+    public mutating func add(_ label: String, _ bytes: Data) {
         hash.update(data: Data("\(label)\u{0}\(bytes.count)\u{0}".utf8))
         hash.update(data: bytes)
     }

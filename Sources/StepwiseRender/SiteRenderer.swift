@@ -5,7 +5,7 @@ import StepwiseSyntax
 import StepwiseTemplates
 
 /// A page or asset of the site, with its path under `Output/site`.
-public struct SiteFile: Sendable, Hashable {
+public struct SiteFile: Sendable, Hashable, Codable {
     /// The path relative to the site's root.
     public var path: String
     /// The contents.
@@ -67,6 +67,15 @@ public struct SiteRenderer: Stage {
             strings[language] = try InterfaceStrings(language: language, folder: stringsFolder)
         }
         var files: [SiteFile] = []
+        let shared = memo.map { _ in
+            RenderedPages.sharedDigest(templates: templates, languages: languages, verification: input.verification)
+        }
+        var folders: [String: String] = [:]
+        if memo != nil {
+            for checked in input.tutorials {
+                folders[checked.tutorial.id] = RenderedPages.folderDigest(of: checked.tutorial)
+            }
+        }
         for language in languages {
             let pages = PageContext(
                 language: language, languages: languages, strings: strings, verification: input.verification)
@@ -88,9 +97,25 @@ public struct SiteRenderer: Stage {
                     library, "index", index, at: "\(language)/index.html", pages, title: words["siteTitle"],
                     alternates: { "\($0)/index.html" }))
             for checked in tutorials {
-                files += try self.tutorial(
-                    checked.tutorial, language: language, status: checked.translations[language], pages, library,
-                    input.codebase, search: &search)
+                let key = shared.map {
+                    RenderedPages.key(
+                        shared: $0, folder: folders[checked.tutorial.id]!, tutorial: checked.tutorial,
+                        language: language, codebase: input.codebase, verification: input.verification)
+                }
+                let rendered: RenderedPages
+                if let key, let earlier: RenderedPages = memo?.cached(RenderedPages.kind, for: key) {
+                    rendered = earlier
+                } else {
+                    var own = SearchIndex(language: language)
+                    rendered = RenderedPages(
+                        files: try self.tutorial(
+                            checked.tutorial, language: language, status: checked.translations[language], pages,
+                            library, input.codebase, search: &own),
+                        search: own.entries)
+                    if let key { memo?.store(rendered, RenderedPages.kind, for: key) }
+                }
+                files += rendered.files
+                search.entries += rendered.search
             }
             files.append(SiteFile(path: "\(language)/search-index.js", contents: search.script))
             files.append(

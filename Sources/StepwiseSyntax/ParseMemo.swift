@@ -11,7 +11,8 @@ import SwiftSyntax
 ///
 /// A run makes one and lets it go when it ends, trees and all: `build-docs serve`, which
 /// builds again on every change, never holds more than one run's listings. Only results
-/// that depend on nothing but the text are kept. The stages that use it work the same
+/// that depend on nothing but the text are kept (render keeps a tutorial's pages here too,
+/// under a digest of everything they are made from). The stages that use it work the same
 /// without one.
 public final class ParseMemo: @unchecked Sendable {
     /// Changes whenever what is kept changes meaning (a new swift-syntax, a new derivation),
