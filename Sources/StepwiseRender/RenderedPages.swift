@@ -25,6 +25,9 @@ struct RenderedPages: Codable {
     var files: [SiteFile]
     /// Their entries in the search index.
     var search: [SearchIndex.Entry]
+    /// The SHA-256 of each listing text they highlight, whose highlighting the memo keeps
+    /// while the pages are kept.
+    var highlighted: [String]
 
     /// The digest of what every tutorial's pages share.
     static func sharedDigest(templates: String, languages: [String], verification: Verification?) -> ContentDigest {

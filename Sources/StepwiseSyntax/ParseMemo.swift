@@ -76,6 +76,18 @@ public final class ParseMemo: @unchecked Sendable {
         lock.withLock { now[key] = String(decoding: data, as: UTF8.self) }
     }
 
+    /// Keeps for the next run what an earlier run stored as `kind` for the inputs whose SHA-256
+    /// are `digests`, unread: what a result kept whole was made from, so that it is still at
+    /// hand when that result has to be made again.
+    public func keep(_ kind: String, digests: [String]) {
+        lock.withLock {
+            for digest in digests {
+                let key = kind + ":" + digest
+                if now[key] == nil, let json = earlier[key] { now[key] = json }
+            }
+        }
+    }
+
     /// The entries used in this run, to save for the next one.
     public func encoded() -> Data {
         let entries = lock.withLock { now }

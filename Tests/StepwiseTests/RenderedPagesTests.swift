@@ -52,6 +52,20 @@ struct RenderedPagesTests {
         #expect(second["de/search-index.js"] == first["de/search-index.js"], "the search index keeps the kept entries")
     }
 
+    @Test func keptPagesKeepTheirHighlightedListingsForWhenTheyAreRenderedAgain() async throws {
+        let sandbox = try Sandbox()
+        let first = ParseMemo()
+        _ = try await sandbox.renderSite(memo: first)
+        let second = try nextRun(first, in: sandbox)
+        _ = try await sandbox.renderSite(memo: second)
+        let highlighted = { (memo: ParseMemo) in
+            let saved = try JSONSerialization.jsonObject(with: memo.encoded()) as! [String: Any]
+            return Set((saved["entries"] as! [String: String]).keys.filter { $0.hasPrefix("highlighted-lines:") })
+        }
+        #expect(try !highlighted(first).isEmpty)
+        #expect(try highlighted(second) == highlighted(first), "the run that read the pages keeps their listings")
+    }
+
     @Test func aChangedDocumentIsRenderedAgain() async throws {
         let sandbox = try Sandbox()
         let memo = ParseMemo()
