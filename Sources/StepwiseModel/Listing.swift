@@ -77,9 +77,9 @@ public struct RegionMarker: Sendable, Hashable {
 
     /// Reads a marker from a line, or fails when the line is not one.
     public init?(line: String) {
-        // Most lines are code: a marker's first character past the indentation is `/`.
-        guard line.utf8.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) == UInt8(ascii: "/")
-        else { return nil }
+        // Most lines are neither: a marker's bytes past the indentation start with a prefix.
+        let code = line.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard code.starts(with: "// region:".utf8) || code.starts(with: "// endregion:".utf8) else { return nil }
         let trimmed = line.trimmingWhitespace()
         for (prefix, opens) in [("// region:", true), ("// endregion:", false)]
         where trimmed.hasPrefix(prefix) {
@@ -125,6 +125,13 @@ public struct ExpectedOutput: Sendable, Hashable {
 extension StringProtocol {
     /// The string without leading and trailing spaces and tabs.
     public func trimmingWhitespace() -> String {
+        let text = String(self)
+        let isBlankByte = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = text.utf8.firstIndex(where: { !isBlankByte($0) }) else { return "" }
+        let last = text.utf8.lastIndex(where: { !isBlankByte($0) })!
+        // An ASCII character is never joined to a blank beside it, so when the first and last
+        // bytes kept are ASCII, cutting at bytes is cutting at characters (and much faster).
+        if text.utf8[first] < 0x80 && text.utf8[last] < 0x80 { return String(text[first...last]) }
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let start = firstIndex(where: { !isBlank($0) }) else { return "" }
         let end = lastIndex(where: { !isBlank($0) })!
