@@ -77,9 +77,13 @@ public struct RegionMarker: Sendable, Hashable {
 
     /// Reads a marker from a line, or fails when the line is not one.
     public init?(line: String) {
-        // Most lines are neither: a marker's bytes past the indentation start with a prefix.
-        let code = line.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        guard code.starts(with: "// region:".utf8) || code.starts(with: "// endregion:".utf8) else { return nil }
+        // Most lines are code: a marker's first byte past the indentation is `/`.
+        let bytes = line.utf8
+        var index = bytes.startIndex
+        while index < bytes.endIndex && (bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t")) {
+            bytes.formIndex(after: &index)
+        }
+        guard index < bytes.endIndex && bytes[index] == UInt8(ascii: "/") else { return nil }
         let trimmed = line.trimmingWhitespace()
         for (prefix, opens) in [("// region:", true), ("// endregion:", false)]
         where trimmed.hasPrefix(prefix) {
