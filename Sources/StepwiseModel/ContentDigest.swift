@@ -13,16 +13,32 @@ public struct ContentDigest {
 
     /// Adds `text` under `label`.
     public mutating func add(_ label: String, _ text: String) {
-        let bytes = Data(text.utf8)
+        add(label, Data(text.utf8))
+    }
+
+    /// Adds `bytes` under `label`.
+    public mutating func add(_ label: String, _ bytes: Data) {
         hash.update(data: Data("\(label)\u{0}\(bytes.count)\u{0}".utf8))
         hash.update(data: bytes)
     }
 
     /// The digest as 64 lowercase hex digits.
-    public var hex: String { hash.finalize().map { String(format: "%02x", $0) }.joined() }
+    public var hex: String { Self.hex(hash.finalize()) }
 
     /// The SHA-256 of `text` as 64 lowercase hex digits.
     public static func hex(of text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        hex(SHA256.hash(data: Data(text.utf8)))
+    }
+
+    /// `digest`'s bytes as lowercase hex digits, two per byte.
+    private static func hex(_ digest: SHA256.Digest) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(2 * SHA256.Digest.byteCount)
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -77,6 +77,13 @@ public struct RegionMarker: Sendable, Hashable {
 
     /// Reads a marker from a line, or fails when the line is not one.
     public init?(line: String) {
+        // Most lines are code: a marker's first byte past the indentation is `/`.
+        let bytes = line.utf8
+        var index = bytes.startIndex
+        while index < bytes.endIndex && (bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t")) {
+            bytes.formIndex(after: &index)
+        }
+        guard index < bytes.endIndex && bytes[index] == UInt8(ascii: "/") else { return nil }
         let trimmed = line.trimmingWhitespace()
         for (prefix, opens) in [("// region:", true), ("// endregion:", false)]
         where trimmed.hasPrefix(prefix) {
@@ -122,6 +129,13 @@ public struct ExpectedOutput: Sendable, Hashable {
 extension StringProtocol {
     /// The string without leading and trailing spaces and tabs.
     public func trimmingWhitespace() -> String {
+        let text = String(self)
+        let isBlankByte = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = text.utf8.firstIndex(where: { !isBlankByte($0) }) else { return "" }
+        let last = text.utf8.lastIndex(where: { !isBlankByte($0) })!
+        // An ASCII character is never joined to a blank beside it, so when the first and last
+        // bytes kept are ASCII, cutting at bytes is cutting at characters (and much faster).
+        if text.utf8[first] < 0x80 && text.utf8[last] < 0x80 { return String(text[first...last]) }
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let start = firstIndex(where: { !isBlank($0) }) else { return "" }
         let end = lastIndex(where: { !isBlank($0) })!

@@ -8,7 +8,7 @@ import StepwiseModel
 /// any other site.
 struct SearchIndex: Encodable {
     /// One page.
-    struct Entry: Encodable {
+    struct Entry: Codable {
         /// The page, relative to the language's folder.
         var href: String
         /// The page's title.

@@ -5,7 +5,7 @@ import StepwiseSyntax
 import StepwiseTemplates
 
 /// A page or asset of the site, with its path under `Output/site`.
-public struct SiteFile: Sendable, Hashable {
+public struct SiteFile: Sendable, Hashable, Codable {
     /// The path relative to the site's root.
     public var path: String
     /// The contents.
@@ -67,6 +67,15 @@ public struct SiteRenderer: Stage {
             strings[language] = try InterfaceStrings(language: language, folder: stringsFolder)
         }
         var files: [SiteFile] = []
+        let shared = memo.map { _ in
+            RenderedPages.sharedDigest(templates: templates, languages: languages, verification: input.verification)
+        }
+        var folders: [String: String] = [:]
+        if memo != nil {
+            for checked in input.tutorials {
+                folders[checked.tutorial.id] = RenderedPages.folderDigest(of: checked.tutorial)
+            }
+        }
         for language in languages {
             let pages = PageContext(
                 language: language, languages: languages, strings: strings, verification: input.verification)
@@ -88,9 +97,27 @@ public struct SiteRenderer: Stage {
                     library, "index", index, at: "\(language)/index.html", pages, title: words["siteTitle"],
                     alternates: { "\($0)/index.html" }))
             for checked in tutorials {
-                files += try self.tutorial(
-                    checked.tutorial, language: language, status: checked.translations[language], pages, library,
-                    input.codebase, search: &search)
+                let key = shared.map {
+                    RenderedPages.key(
+                        shared: $0, folder: folders[checked.tutorial.id]!, tutorial: checked.tutorial,
+                        language: language, codebase: input.codebase, verification: input.verification)
+                }
+                let rendered: RenderedPages
+                if let key, let earlier: RenderedPages = memo?.cached(RenderedPages.kind, for: key) {
+                    rendered = earlier
+                    memo?.keep(Self.highlightedKind, digests: earlier.highlighted)
+                } else {
+                    var own = SearchIndex(language: language)
+                    var highlighted: [String] = []
+                    let files = try self.tutorial(
+                        checked.tutorial, language: language, status: checked.translations[language], pages,
+                        library, input.codebase, search: &own, highlighted: &highlighted)
+                    rendered = RenderedPages(
+                        files: files, search: own.entries, highlighted: highlighted.map(ContentDigest.hex(of:)))
+                    if let key { memo?.store(rendered, RenderedPages.kind, for: key) }
+                }
+                files += rendered.files
+                search.entries += rendered.search
             }
             files.append(SiteFile(path: "\(language)/search-index.js", contents: search.script))
             files.append(
@@ -117,7 +144,7 @@ public struct SiteRenderer: Stage {
 
     private func tutorial(
         _ tutorial: Tutorial, language: String, status: TranslationStatus?, _ pages: PageContext,
-        _ library: TemplateFolder, _ codebase: Codebase, search: inout SearchIndex
+        _ library: TemplateFolder, _ codebase: Codebase, search: inout SearchIndex, highlighted: inout [String]
     ) throws -> [SiteFile] {
         let document = tutorial.documents[language]!
         let strings = pages.strings[language]!
@@ -163,7 +190,7 @@ public struct SiteRenderer: Stage {
                 blocks: step.blocks.map {
                     block(
                         for: $0, inStep: index, files: readerFiles, verdict: verdict, showsDiagnostics: failed,
-                        strings: strings, isStale: isStale)
+                        strings: strings, isStale: isStale, highlighted: &highlighted)
                 },
                 hasDiagnostics: !stepDiagnostics.isEmpty,
                 diagnostics: stepDiagnostics.map { DiagnosticLimit.cut($0.description, fullText: "report.json") },
@@ -181,7 +208,7 @@ public struct SiteRenderer: Stage {
 
     private func block(
         for block: Block, inStep index: Int, files: ReaderFiles, verdict: StepVerdict, showsDiagnostics: Bool,
-        strings: InterfaceStrings, isStale: @escaping (SourceLocation) -> Bool
+        strings: InterfaceStrings, isStale: @escaping (SourceLocation) -> Bool, highlighted: inout [String]
     ) -> Pages.Block {
         switch block {
         case .listing(let listing):
@@ -190,7 +217,7 @@ public struct SiteRenderer: Stage {
             let diagnostics = showsDiagnostics ? listingVerdict?.diagnostics ?? [] : []
             let changed = files.changedLines(of: listing, inStep: index) ?? []
             let wholeFile = files.wholeFile(of: listing, inStep: index).map { whole in
-                zip(whole, highlightedLines(whole.map(\.code))).map { line, html in
+                zip(whole, highlightedLines(whole.map(\.code), highlighted: &highlighted)).map { line, html in
                     line.isFromListing ? Self.mark(html, as: "region") : html
                 }.joined(separator: "\n")
             }
@@ -198,7 +225,8 @@ public struct SiteRenderer: Stage {
                 listing: Pages.Listing(
                     id: listing.id, caption: listing.caption,
                     isTest: listing.kind == .test, stale: isStale(listing.location) ? strings["stale"] : nil,
-                    code: highlightedLines(listing.visibleLines.map(\.code)).enumerated().map { line, html in
+                    code: highlightedLines(listing.visibleLines.map(\.code), highlighted: &highlighted).enumerated().map
+                    { line, html in
                         changed.contains(line) ? Self.mark(html, as: "changed") : html
                     }.joined(separator: "\n"),
                     status: status.rawValue, badge: badge(status, target: verdict.target, strings: strings),
@@ -217,11 +245,17 @@ public struct SiteRenderer: Stage {
         }
     }
 
+    /// The memo's kind for highlighted listings.
+    private static let highlightedKind = "highlighted-lines"
+
     /// `lines` as highlighted HTML, one string per line; each distinct text is highlighted once.
-    private func highlightedLines(_ lines: [String]) -> [String] {
+    /// The text is added to `highlighted`.
+    private func highlightedLines(_ lines: [String], highlighted: inout [String]) -> [String] {
         let code = lines.joined(separator: "\n")
+        highlighted.append(code)
         let html =
-            memo?.value("highlighted-lines", for: code) { Highlighter.html(code, memo: memo) } ?? Highlighter.html(code)
+            memo?.value(Self.highlightedKind, for: code) { Highlighter.html(code, memo: memo) }
+            ?? Highlighter.html(code)
         return html.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 

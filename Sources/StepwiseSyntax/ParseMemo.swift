@@ -11,7 +11,8 @@ import SwiftSyntax
 ///
 /// A run makes one and lets it go when it ends, trees and all: `build-docs serve`, which
 /// builds again on every change, never holds more than one run's listings. Only results
-/// that depend on nothing but the text are kept. The stages that use it work the same
+/// that depend on nothing but the text are kept (render keeps a tutorial's pages here too,
+/// under a digest of everything they are made from). The stages that use it work the same
 /// without one.
 public final class ParseMemo: @unchecked Sendable {
     /// Changes whenever what is kept changes meaning (a new swift-syntax, a new derivation),
@@ -73,6 +74,18 @@ public final class ParseMemo: @unchecked Sendable {
         guard let data = try? JSONEncoder().encode(value) else { return }
         let key = kind + ":" + ContentDigest.hex(of: input)
         lock.withLock { now[key] = String(decoding: data, as: UTF8.self) }
+    }
+
+    /// Keeps for the next run what an earlier run stored as `kind` for the inputs whose SHA-256
+    /// are `digests`, unread: what a result kept whole was made from, so that it is still at
+    /// hand when that result has to be made again.
+    public func keep(_ kind: String, digests: [String]) {
+        lock.withLock {
+            for digest in digests {
+                let key = kind + ":" + digest
+                if now[key] == nil, let json = earlier[key] { now[key] = json }
+            }
+        }
     }
 
     /// The entries used in this run, to save for the next one.

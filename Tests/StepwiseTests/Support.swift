@@ -4,6 +4,7 @@ import StepwiseCheck
 import StepwiseModel
 import StepwiseParse
 import StepwiseRender
+import StepwiseSyntax
 import StepwiseTangle
 
 /// A copy of the fixture content in a temporary folder, to change and load in a test.
@@ -43,15 +44,28 @@ struct Sandbox {
 
     enum SandboxError: Error { case notFound(String, String) }
 
+    /// A copy of the repository's `Templates/Site` in the sandbox, to change in a test.
+    func siteTemplates() throws -> String {
+        let copy = root.appendingPathComponent("Site")
+        if !FileManager.default.fileExists(atPath: copy.path) {
+            try FileManager.default.copyItem(atPath: templatesFolder + "/Site", toPath: copy.path)
+        }
+        return copy.path
+    }
+
     /// The fixture tutorial's site, by path, rendered with what `verification` says of its
-    /// codebase (nil: verification skipped).
-    func renderSite(verification: (Codebase) -> Verification? = { _ in nil }) async throws -> [String: String] {
+    /// codebase (nil: verification skipped), from the site templates in `templates`, keeping
+    /// and reusing pages in `memo` when there is one.
+    func renderSite(
+        templates: String = templatesFolder + "/Site", memo: ParseMemo? = nil,
+        verification: (Codebase) -> Verification? = { _ in nil }
+    ) async throws -> [String: String] {
         let tutorial = try LanguageCheck().check(try ContentLoader(contentDirectory: content.path).load()[0])
         let audited = try await TranslationAudit().run([tutorial])
         let codebase = try await Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle([
             tutorial
         ])
-        let files = try await SiteRenderer(templates: templatesFolder + "/Site").run(
+        let files = try await SiteRenderer(templates: templates, memo: memo).run(
             .init(tutorials: audited, codebase: codebase, verification: verification(codebase)))
         return Dictionary(uniqueKeysWithValues: files.map { ($0.path, $0.contents) })
     }
