@@ -103,22 +103,13 @@ public struct Pipeline: Sendable {
                     progress: { progress.stageDetail($0) }, advanced: { progress.stageProgress($0) }),
                 (codebase, checked), &timings)
         }
-        if options.shard != nil {
-            let report = try await run(
-                Report(), .init(tutorials: tutorials, codebase: codebase, verification: verification, stages: timings),
-                &timings)
-            try options.destination.commit([
-                FileChange(path: BuildOptions.Inside.report, contents: Report.encode(report)),
-                FileChange(path: BuildOptions.Inside.parseMemo, contents: memo.encoded()),
-            ])
-            return Outcome(
-                tutorials: tutorials, codebase: codebase, verification: verification, report: report, timings: timings,
-                preview: nil)
+        // A shard cannot see every step, so it renders no pages.
+        var site: [SiteFile]?
+        if options.shard == nil {
+            site = try await run(
+                SiteRenderer(templates: options.templates + "/Site", memo: memo),
+                .init(tutorials: tutorials, codebase: codebase, verification: verification), &timings)
         }
-        let site = try await run(
-            SiteRenderer(templates: options.templates + "/Site", memo: memo),
-            .init(tutorials: tutorials, codebase: codebase, verification: verification), &timings)
-        let pages = site.map { FileChange(path: $0.path, contents: Data($0.contents.utf8)) }
         let failed = verification.map { !$0.succeeded } ?? false
         let report = try await run(
             Report(), .init(tutorials: tutorials, codebase: codebase, verification: verification, stages: timings),
@@ -131,17 +122,21 @@ public struct Pipeline: Sendable {
         // A crash between the two steps leaves the new pages beside the previous build's
         // report, memo and preview, until the next build writes all three again: the memo
         // only keeps what the text alone decides, so an old one is never wrong, only smaller.
+        // A shard writes only the second step, and leaves `site` and `preview` as they were.
         let destination = options.destination
-        try destination.replaceFolder(failed ? BuildOptions.Inside.preview : BuildOptions.Inside.site, with: pages)
+        if let site {
+            let pages = site.map { FileChange(path: $0.path, contents: Data($0.contents.utf8)) }
+            try destination.replaceFolder(failed ? BuildOptions.Inside.preview : BuildOptions.Inside.site, with: pages)
+        }
         var files = [
             FileChange(path: BuildOptions.Inside.report, contents: Report.encode(report)),
             FileChange(path: BuildOptions.Inside.parseMemo, contents: memo.encoded()),
         ]
-        if !failed { files.append(FileChange(path: BuildOptions.Inside.preview, contents: nil)) }
+        if site != nil && !failed { files.append(FileChange(path: BuildOptions.Inside.preview, contents: nil)) }
         try destination.commit(files)
         return Outcome(
             tutorials: tutorials, codebase: codebase, verification: verification, report: report, timings: timings,
-            preview: failed ? options.preview : nil)
+            preview: site != nil && failed ? options.preview : nil)
     }
 
     /// Compares `Output/Codebase` with what the content generates, writing nothing.
