@@ -84,27 +84,12 @@ public struct Verify: Sendable {
                 systemLibraries: Platform.versions(of: tutorials.flatMap(\.tutorial.manifest.systemLibraries)),
                 testTimeout: testTimeout, programTimeout: programTimeout))
         var caches = CacheLayers(local: cache, remote: remoteCache)
-        var results: [String: TargetResult] = [:]
-        var pending: [StepTarget] = []
         let scope = codebase.targets.filter { shard?.contains($0.name) ?? true }
-        for target in scope {
-            if reusesCache, let key = keys.targets[target.name],
-                let (entry, source) = await caches.entry(key, target: target.name, runs: repetitions)
-            {
-                results[target.name] = TargetResult(
-                    compiled: true, passed: entry.passed, runs: entry.runs,
-                    outputs: entry.outputs.mapValues { OutputResult(matched: true, actual: $0) }, cache: source)
-            } else {
-                pending.append(target)
-                results[target.name] = TargetResult(compiled: true)
-            }
-        }
-        var pendingBenchmarks: [BenchmarkProduct] = []
-        for benchmark in codebase.benchmarks where results[benchmark.step] != nil {
-            guard let key = keys.benchmarks[benchmark.target] else { continue }
-            let cached = reusesCache ? await caches.entry(key, target: benchmark.target, runs: 1) : nil
-            if cached == nil { pendingBenchmarks.append(benchmark) }
-        }
+        let plan = await VerificationPlan(
+            scope: scope, benchmarks: codebase.benchmarks, keys: keys, runs: repetitions, reusesCache: reusesCache,
+            caches: &caches)
+        var results = plan.results
+        let (pending, pendingBenchmarks) = (plan.pending, plan.pendingBenchmarks)
         if cachedOnly {
             for target in pending {
                 results[target.name]!.compiled = false
