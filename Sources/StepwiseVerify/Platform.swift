@@ -24,12 +24,13 @@ enum Platform {
 
     /// What identifies the installed version of each of `libraries`: the SHA-256 of the header
     /// the module includes (it holds the version, `SQLITE_VERSION`, `LIBXML_DOTTED_VERSION`),
-    /// and the file the linker's `-l` name resolves to (`libsqlite3.so.0.8.6`).
+    /// and the file the linker's `-l` name resolves to (`libsqlite3.so.0.8.6`). A library that
+    /// several tutorials link is read once.
     static func versions(of libraries: [SystemLibrary], libraryFolders: [String] = defaultLibraryFolders)
         -> [String: String]
     {
         var result: [String: String] = [:]
-        for library in libraries {
+        for library in libraries where result[library.name] == nil {
             let header = includeFolders.map { $0 + "/" + library.header }.first {
                 FileManager.default.fileExists(atPath: $0)
             }
