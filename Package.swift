@@ -95,7 +95,7 @@ let package = Package(
         ),
         .target(
             name: "StepwiseTangle",
-            dependencies: ["StepwiseModel", "StepwiseFiles", "StepwiseTemplates"]
+            dependencies: ["StepwiseModel", "StepwiseFiles", "StepwiseSyntax", "StepwiseTemplates"]
         ),
         .target(
             name: "StepwiseVerify",

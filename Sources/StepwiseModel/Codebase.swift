@@ -12,17 +12,22 @@ public struct Codebase: Sendable, Hashable {
     /// test targets, lessons and benchmarks): the values the manifest was written from, so
     /// that nothing needs to read the rendered text back.
     public var dependencies: [String: [TargetDependency]]
+    /// `Package.swift` without its targets, products and packages, and without its layout
+    /// (tokens and comments, one per line): the tools version and the settings every target
+    /// is built with.
+    public var manifestFrame: String
 
     /// Creates a codebase.
     public init(
         files: [GeneratedFile], targets: [StepTarget], lessons: [LessonProduct], benchmarks: [BenchmarkProduct] = [],
-        dependencies: [String: [TargetDependency]] = [:]
+        dependencies: [String: [TargetDependency]] = [:], manifestFrame: String = ""
     ) {
         self.files = files
         self.targets = targets
         self.lessons = lessons
         self.benchmarks = benchmarks
         self.dependencies = dependencies
+        self.manifestFrame = manifestFrame
     }
 
     /// The file at `path`, relative to the package root.
@@ -135,8 +140,9 @@ public struct LessonProduct: Sendable, Hashable {
     public var name: String
     /// The executable target's name (`BindingsLesson`).
     public var target: String
-    /// The lesson's `main.swift` without its table of programs: what every step's program
-    /// runs inside, the same whichever steps the package holds.
+    /// The lesson's `main.swift` without its table of programs and without its layout (tokens
+    /// and comments, one per line): what every step's program runs inside, the same whichever
+    /// steps the package holds.
     public var frame: String
     /// The module that backs each step in each language, by step number, then language: the
     /// lesson's table of programs, as values.

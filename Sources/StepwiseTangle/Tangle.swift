@@ -1,5 +1,6 @@
 import Foundation
 import StepwiseModel
+import StepwiseSyntax
 import StepwiseTemplates
 
 /// The fourth stage: turns checked tutorials into the generated package, in memory.
@@ -73,10 +74,14 @@ public struct Tangle: Sendable {
             },
             benchmarks: benchmarkContexts, hasBenchmarks: !benchmarks.isEmpty)
         files.append(try render(library, "Package.swift", to: "Package.swift", package))
+        let frame = CodebaseTemplates.Package(
+            header: header, systemLibraries: [], targets: [], lessons: [], benchmarks: [], packages: [],
+            hasPackages: false)
         files.append(try render(library, "README.md", to: "README.md", readme))
         return Codebase(
             files: (files + parts.map(\.lessonFile)).sorted { $0.path < $1.path }, targets: targets, lessons: lessons,
-            benchmarks: benchmarks, dependencies: dependencies)
+            benchmarks: benchmarks, dependencies: dependencies,
+            manifestFrame: SwiftLayout.removed(from: try library.render("Package.swift", frame)))
     }
 
     /// What one tutorial adds to the package.
@@ -113,7 +118,7 @@ public struct Tangle: Sendable {
             Dictionary(uniqueKeysWithValues: targets.flatMap { target in target.languages.map { ($0, target.name) } })
         }
         var empty = lessonContext(lesson, tutorial: tutorial.tutorial, targets: [])
-        lesson.frame = try library.render("Lesson.swift", empty)
+        lesson.frame = SwiftLayout.removed(from: try library.render("Lesson.swift", empty))
         empty.imports = targets.map(\.name)
         empty.steps = manifest.steps.enumerated().compactMap { index, step in
             guard let modules = lesson.programs[index + 1] else { return nil }

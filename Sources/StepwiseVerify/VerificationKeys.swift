@@ -6,7 +6,8 @@ import StepwiseModel
 ///
 /// A step target's key covers its generated sources and tests (hidden tests included), what
 /// `Package.swift` says it and its tests depend on (as the tangle's values, never the rendered
-/// text, so a template's formatting cannot change a key), the files and installed version of
+/// text), the settings `Package.swift` builds every target with (its frame, without layout,
+/// so a template's formatting cannot change a key), the files and installed version of
 /// each system library it links, the lesson's frame and the lesson's entries that run its
 /// program, its expected output in each language it backs, the platform (operating system and
 /// CPU architecture), the Swift toolchain's version, the time limits, and the version of
@@ -70,6 +71,7 @@ public struct VerificationKeys: Sendable, Equatable {
         common.add("platform", environment.platform)
         common.add("test timeout", "\(environment.testTimeout)")
         common.add("program timeout", "\(environment.programTimeout)")
+        common.add("package manifest", codebase.manifestFrame)
 
         var targets: [String: String] = [:]
         for target in codebase.targets {

@@ -53,6 +53,15 @@ struct Sandbox {
         return copy.path
     }
 
+    /// A copy of the repository's `Templates/Codebase` in the sandbox, to change in a test.
+    func codebaseTemplates() throws -> String {
+        let copy = root.appendingPathComponent("Codebase")
+        if !FileManager.default.fileExists(atPath: copy.path) {
+            try FileManager.default.copyItem(atPath: templatesFolder + "/Codebase", toPath: copy.path)
+        }
+        return copy.path
+    }
+
     /// The fixture tutorial's site, by path, rendered with what `verification` says of its
     /// codebase (nil: verification skipped), from the site templates in `templates`, keeping
     /// and reusing pages in `memo` when there is one.

@@ -29,14 +29,12 @@ struct VerificationKeysTests {
             with: #"<system-library name="CSQLite" link="sqlite3" header="sqlite3.h"/>"# + "\n  <step id=\"hello\">")
     }
 
-    private func load(_ sandbox: Sandbox, selection: Set<String>? = nil) async throws -> (
-        tutorials: [CheckedTutorial], codebase: Codebase
-    ) {
+    private func load(
+        _ sandbox: Sandbox, selection: Set<String>? = nil, templates: String = templatesFolder + "/Codebase"
+    ) async throws -> (tutorials: [CheckedTutorial], codebase: Codebase) {
         let tutorial = try LanguageCheck().check(try ContentLoader(contentDirectory: sandbox.content.path).load()[0])
-        let codebase = try await Tangle(
-            templates: templatesFolder + "/Codebase", contentLabel: "Content", selection: selection
-        )
-        .tangle([tutorial])
+        let codebase = try await Tangle(templates: templates, contentLabel: "Content", selection: selection)
+            .tangle([tutorial])
         return ([tutorial], codebase)
     }
 
@@ -120,6 +118,43 @@ struct VerificationKeysTests {
                 PackageDependency(
                     url: package.url, from: "1.7.0", product: package.product, location: package.location)))
         #expect(changed(keys((fixture.tutorials, own)), keys((fixture.tutorials, newer))) == ["GreetingStep02"])
+    }
+
+    @Test func theTemplatesSettingsAreInEveryKeyAndTheirLayoutInNone() async throws {
+        let sandbox = try Sandbox()
+        try addLibrary(sandbox)
+        let before = keys(try await load(sandbox))
+        let all = Set(before.targets.keys)
+        let templates = try sandbox.codebaseTemplates()
+        func edit(_ name: String, _ transform: (String) -> String) throws {
+            let path = templates + "/" + name + ".mustache"
+            try transform(try String(contentsOfFile: path, encoding: .utf8)).write(
+                toFile: path, atomically: true, encoding: .utf8)
+        }
+        try edit("Package.swift") {
+            $0.replacingOccurrences(
+                of: "    platforms: [.macOS(.v26)],", with: "  platforms: [\n    .macOS(.v26)\n  ],"
+            )
+            .replacingOccurrences(of: "swiftLanguageModes: [.v6]", with: "swiftLanguageModes:[.v6]")
+        }
+        try edit("Lesson.swift") { $0.replacingOccurrences(of: "    case ", with: "      case ") }
+        let reformatted = try await load(sandbox, templates: templates)
+        #expect(
+            reformatted.codebase.file("Package.swift")?.contents
+                != (try await load(sandbox)).codebase.file("Package.swift")?.contents,
+            "the test reformatted the template")
+        #expect(keys(reformatted) == before, "reformatting the templates changes no key")
+        try edit("Package.swift") {
+            $0.replacingOccurrences(of: "swiftLanguageModes:[.v6]", with: "swiftLanguageModes:[.v5]")
+        }
+        #expect(
+            changed(before, keys(try await load(sandbox, templates: templates))) == all,
+            "every target is built in the language mode the manifest names")
+        try edit("Package.swift") {
+            $0.replacingOccurrences(of: "swiftLanguageModes:[.v5]", with: "swiftLanguageModes:[.v6]")
+                .replacingOccurrences(of: "// swift-tools-version: 6.2", with: "// swift-tools-version: 6.1")
+        }
+        #expect(changed(before, keys(try await load(sandbox, templates: templates))) == all, "the tools version")
     }
 
     @Test func aShardsPackageGivesItsTargetsTheSameKeysAsTheWholePackage() async throws {
