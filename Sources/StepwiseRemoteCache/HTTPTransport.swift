@@ -21,7 +21,7 @@ struct HTTPTransport: Sendable, CustomReflectable {
     }
 
     private let session: URLSession
-    private let challenges = RefusedChallenges()
+    private let policy = SessionPolicy()
     private let credentials: RemoteCache.Credentials?
     private let timeout: TimeInterval
 
@@ -34,7 +34,7 @@ struct HTTPTransport: Sendable, CustomReflectable {
         configuration.timeoutIntervalForResource = seconds
         configuration.urlCache = nil
         configuration.httpShouldSetCookies = false
-        session = URLSession(configuration: configuration, delegate: challenges, delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: policy, delegateQueue: nil)
         self.credentials = credentials
         self.timeout = seconds
     }
@@ -57,7 +57,7 @@ struct HTTPTransport: Sendable, CustomReflectable {
         } catch let error as URLError where error.code == .timedOut {
             return .failed("no answer within \(Int(timeout)) s")
         } catch let error as URLError where error.code == .cancelled {
-            guard let status = challenges.status(of: url) else { return .failed(error.localizedDescription) }
+            guard let status = policy.status(of: url) else { return .failed(error.localizedDescription) }
             return .answered(status: status, body: Data())
         } catch {
             return .failed(error.localizedDescription)
@@ -65,8 +65,8 @@ struct HTTPTransport: Sendable, CustomReflectable {
     }
 }
 
-/// Answers every authentication challenge by refusing it, and remembers the status that
-/// brought it (401 or 407), by URL.
+/// Refuses every authentication challenge, remembering the status that brought it (401 or 407)
+/// by URL, and follows no redirect.
 ///
 /// A server that refuses a write says so with `401` and `WWW-Authenticate` (nginx, bazel-remote).
 /// URLSession on Linux then asks its delegate what to do; without one, or told to handle it as
@@ -74,7 +74,12 @@ struct HTTPTransport: Sendable, CustomReflectable {
 /// of Swift 6.3 against nginx). The cache's credentials go in the `Authorization` header of every
 /// request, so a challenge only ever means they were refused: the request is cancelled, and the
 /// transport reports the status the challenge came with.
-private final class RefusedChallenges: NSObject, URLSessionTaskDelegate, Sendable {
+///
+/// URLSession follows a redirect with the request's headers, `Authorization` included, so the
+/// credentials would go to whatever server a redirect names; and on Linux it follows a `307` of
+/// a PUT without the body, which would store an empty file. The transport reports the redirect's
+/// status instead.
+private final class SessionPolicy: NSObject, URLSessionTaskDelegate, Sendable {
     private let statuses = Mutex<[URL: Int]>([:])
 
     func urlSession(
@@ -86,6 +91,13 @@ private final class RefusedChallenges: NSObject, URLSessionTaskDelegate, Sendabl
             statuses.withLock { $0[url] = status }
         }
         completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
     }
 
     /// The status of the challenge refused for `url`, if one was, forgetting it.

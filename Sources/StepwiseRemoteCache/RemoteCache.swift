@@ -88,11 +88,16 @@ public struct RemoteCache: Sendable, CustomStringConvertible {
         configuration.url.appendingPathComponent(kind).appendingPathComponent(hash)
     }
 
-    /// `PUT http://…/cas/…: HTTP 503`, and for 401 and 403 where credentials come from.
+    /// `PUT http://…/cas/…: HTTP 503`; for 401 and 403, where credentials come from; for a
+    /// redirect (the transport follows none), that it was not followed.
     private static func describe(_ method: String, _ url: URL, status: Int) -> String {
         let hint =
-            status == 401 || status == 403
-            ? " (credentials come from STEPWISE_CACHE_USER and STEPWISE_CACHE_PASSWORD, or STEPWISE_CACHE_TOKEN)" : ""
+            switch status {
+            case 401, 403:
+                " (credentials come from STEPWISE_CACHE_USER and STEPWISE_CACHE_PASSWORD, or STEPWISE_CACHE_TOKEN)"
+            case 300..<400: " (a redirect, not followed: give the URL the server answers at)"
+            default: ""
+            }
         return "\(method) \(url.absoluteString): HTTP \(status)\(hint)"
     }
 }

@@ -7,9 +7,10 @@ import Synchronization
 
 /// Runs `body` against a fresh in-memory cache server, and stops the server after it.
 func withCacheServer(
-    putAuthorization: String? = nil, status: Int? = nil, _ body: (FakeCacheServer) async throws -> Void
+    putAuthorization: String? = nil, status: Int? = nil, redirect: String? = nil,
+    _ body: (FakeCacheServer) async throws -> Void
 ) async throws {
-    let server = try await FakeCacheServer.start(putAuthorization: putAuthorization, status: status)
+    let server = try await FakeCacheServer.start(putAuthorization: putAuthorization, status: status, redirect: redirect)
     do {
         try await body(server)
     } catch {
@@ -23,8 +24,9 @@ func withCacheServer(
 
 /// A Bazel HTTP cache in memory on 127.0.0.1, on a port the system picks: PUT stores the body
 /// under the path, GET answers it or 404. It records every request, can require an
-/// `Authorization` value on PUT (401 otherwise), answer every request with one status, and hold
-/// requests on its gate.
+/// `Authorization` value on PUT (401 otherwise), answer every request with one status or send it
+/// elsewhere (`307` from a path to `<redirect>/moved<path>`, which it serves), and hold requests on
+/// its gate.
 struct FakeCacheServer: Sendable {
     /// A request as the server saw it.
     struct Request: Equatable, Sendable {
@@ -37,12 +39,13 @@ struct FakeCacheServer: Sendable {
     private let http: HTTPServer
     private let serving: Task<Void, Never>
 
-    static func start(putAuthorization: String?, status: Int?) async throws -> FakeCacheServer {
+    static func start(putAuthorization: String?, status: Int?, redirect: String? = nil) async throws -> FakeCacheServer
+    {
         let files = FakeCacheFiles()
         let http = HTTPServer(
             address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 60, logger: .disabled,
             handler: ClosureHTTPHandler { request in
-                try await files.answer(request, putAuthorization: putAuthorization, status: status)
+                try await files.answer(request, putAuthorization: putAuthorization, status: status, redirect: redirect)
             })
         let serving = Task { _ = try? await http.run() }
         try await http.waitUntilListening(timeout: 30)
@@ -95,7 +98,9 @@ final class FakeCacheFiles: Sendable {
     let state = Mutex(State())
     let gate = Gate()
 
-    func answer(_ request: HTTPRequest, putAuthorization: String?, status: Int?) async throws -> HTTPResponse {
+    func answer(_ request: HTTPRequest, putAuthorization: String?, status: Int?, redirect: String?) async throws
+        -> HTTPResponse
+    {
         let body = try await request.bodyData
         let authorization = request.headers[.authorization]
         state.withLock {
@@ -103,6 +108,10 @@ final class FakeCacheFiles: Sendable {
         }
         await gate.pass()
         if let status { return HTTPResponse(statusCode: HTTPStatusCode(status, phrase: "Failing")) }
+        if let redirect, !request.path.hasPrefix("/moved/") {
+            return HTTPResponse(
+                statusCode: .temporaryRedirect, headers: [.location: redirect + "/moved" + request.path])
+        }
         switch request.method {
         case .PUT:
             if let putAuthorization, authorization != putAuthorization {

@@ -24,6 +24,7 @@ struct RemoteCacheTests {
     private static let recordHash = "fad85eeb0e5864d3d6222453ec17b8cfbf3524de6af5f3b24e7dcadc9e5fe0ed"
     private static let entryPath = "/cache/ac/\(keyHash)"
     private static let blobPath = "/cache/cas/\(recordHash)"
+    private static let redirect = " (a redirect, not followed: give the URL the server answers at)"
 
     @Test func aStoredRecordIsFetchedBackAndItsBlobIsPutBeforeItsEntry() async throws {
         try await withCacheServer { server in
@@ -137,6 +138,33 @@ struct RemoteCacheTests {
             let cache = try server.client(.bearer(token: "t0ken"))
             #expect(await cache.store(key: Self.key, record: Self.record) == .stored)
             #expect(server.authorizations == ["Bearer t0ken", "Bearer t0ken"])
+        }
+    }
+
+    @Test func credentialsAreNeverSentToAnotherServerARedirectNames() async throws {
+        try await withCacheServer { elsewhere in
+            try await withCacheServer(redirect: "http://127.0.0.1:\(elsewhere.port)") { server in
+                let cache = try server.client(.basic(user: "ci", password: "s3cret"))
+                let fetched = await cache.fetch(key: Self.key)
+                #expect(
+                    fetched
+                        == .unavailable(
+                            "GET http://127.0.0.1:\(server.port)\(Self.entryPath): HTTP 307" + Self.redirect))
+                #expect(server.requests == [.init(method: "GET", path: Self.entryPath)])
+                #expect(elsewhere.requests.isEmpty, "the redirect was not followed, so the credentials stayed home")
+            }
+        }
+    }
+
+    /// URLSession on Linux follows a `307` of a PUT without its body: followed, it stored empty files.
+    @Test func aRedirectWithinTheServerIsNotFollowedEitherSoNoWriteLosesItsBody() async throws {
+        try await withCacheServer(redirect: "") { server in
+            let cache = try server.client()
+            let stored = await cache.store(key: Self.key, record: Self.record)
+            #expect(
+                stored == .unavailable("PUT http://127.0.0.1:\(server.port)\(Self.blobPath): HTTP 307" + Self.redirect))
+            #expect(server.paths.isEmpty, "nothing stored, not even an empty file")
+            #expect(server.requests == [.init(method: "PUT", path: Self.blobPath)])
         }
     }
 
