@@ -89,9 +89,7 @@ public struct Pipeline: Sendable {
             let checked = tutorials.map(\.checked)
             let narrowing: @Sendable (Set<String>) async throws -> (codebase: Codebase, directory: String) = {
                 [self] names in
-                let part = try await tangle(selection: names).tangle(checked)
-                try CodebaseWriter(directory: options.partialCodebase).write(part)
-                return (part, options.partialCodebase)
+                (try await writePartialCodebase(of: names, tutorials: checked), options.partialCodebase)
             }
             verification = try await run(
                 Verify(
@@ -143,6 +141,16 @@ public struct Pipeline: Sendable {
     public func codebaseDrift() async throws -> CodebaseWriter.Drift {
         let (_, codebase, _) = try await prepare(memo: ParseMemo(file: options.parseMemo))
         return CodebaseWriter(directory: options.codebase).drift(from: codebase)
+    }
+
+    /// Writes to `Output/.cache/partial-codebase` the package of only the step targets named
+    /// in `names`, with their tests and the lessons and benchmarks that run on them, and
+    /// returns it.
+    @discardableResult
+    public func writePartialCodebase(of names: Set<String>, tutorials: [CheckedTutorial]) async throws -> Codebase {
+        let part = try await tangle(selection: names).tangle(tutorials)
+        try CodebaseWriter(directory: options.partialCodebase).write(part)
+        return part
     }
 
     /// The tangle stage, for the whole package or for the package of `selection`'s step targets.

@@ -13,7 +13,9 @@ struct TestFilterCommand: AsyncParsableCommand {
             The pattern matches the tests of the last steps of every tutorial in Output/Codebase, in \
             every language variant, and nothing else. CI runs them under the thread sanitizer: \
             `swift test --package-path Output/Codebase --sanitize=thread --filter "$(swift run \
-            build-docs test-filter)"`. Parses, checks and tangles the content as `check` does.
+            build-docs test-filter)"`. With --write-package, it also writes the package of only \
+            those steps to Output/.cache/partial-codebase, so that the sanitizer builds them and \
+            nothing else. Parses, checks and tangles the content as `check` does.
             """
     )
 
@@ -22,8 +24,16 @@ struct TestFilterCommand: AsyncParsableCommand {
     @Option(help: "How many of every tutorial's last steps to match.")
     var last = 2
 
+    @Flag(help: "Also write the package of only those steps to Output/.cache/partial-codebase.")
+    var writePackage = false
+
     func run() async throws {
-        let (_, codebase, _) = try await Pipeline(options: paths.buildOptions).prepare()
-        print(PackageLayout.testSelection(codebase.lastSteps(last).map(\.name)))
+        let pipeline = Pipeline(options: paths.buildOptions)
+        let (tutorials, codebase, _) = try await pipeline.prepare()
+        let names = codebase.lastSteps(last).map(\.name)
+        if writePackage {
+            try await pipeline.writePartialCodebase(of: Set(names), tutorials: tutorials.map(\.checked))
+        }
+        print(PackageLayout.testSelection(names))
     }
 }

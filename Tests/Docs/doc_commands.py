@@ -50,7 +50,7 @@ COMMANDS = {
     "swift run build-docs status": ("run", {"contains": "language"}),
     "CI=true bash .ci/run": ("not run", "it is CI itself: the run that runs this script"),
     "python3 Tests/Docs/doc_commands.py --list": ("run", {"contains": "not run"}),
-    "swift run build-docs test-filter --last 2": ("run", {"contains": "Step"}),
+    "swift run build-docs test-filter --last 2 --write-package": ("run", {"contains": "Step"}),
     "swift run build-docs status --verbose": ("run", {"contains": "language  translated"}),
     "swift run build-docs confirm --lang fr bindings": ("run", {}),
     "swift run build-docs confirm --lang fr bindings dynamic-box.2": ("run", {}),
