@@ -45,8 +45,8 @@ public struct BuildOptions: Sendable {
         public static let report = "report.json"
         /// The pages of a build whose verification failed.
         public static let preview = "preview"
-        /// What swift-syntax derived from each distinct listing and the pages as rendered
-        /// (`ParseMemo`).
+        /// What swift-syntax derived from each distinct listing, the tutorials as read and
+        /// their pages as rendered (`ParseMemo`).
         public static let parseMemo = ".cache/memo.plist"
         /// Verified step targets from earlier runs, one JSON file per entry.
         public static let verificationCache = ".cache/verification"
@@ -64,7 +64,7 @@ public struct BuildOptions: Sendable {
     public var preview: String { output + "/" + Inside.preview }
     /// `Output/.cache/partial-codebase`: the package of only the step targets to verify.
     public var partialCodebase: String { output + "/" + Inside.partialCodebase }
-    /// `Output/.cache/memo.plist`: what swift-syntax derived from each distinct listing and
-    /// the pages as rendered (`ParseMemo`).
+    /// `Output/.cache/memo.plist`: what swift-syntax derived from each distinct listing, the
+    /// tutorials as read and their pages as rendered (`ParseMemo`).
     public var parseMemo: String { output + "/" + Inside.parseMemo }
 }

@@ -58,7 +58,7 @@ public struct Pipeline: Sendable {
         tutorials: [AuditedTutorial], timings: [StageTiming]
     ) {
         var timings: [StageTiming] = []
-        let tutorials = try await run(ContentLoader(contentDirectory: options.content), ids, &timings)
+        let tutorials = try await run(ContentLoader(contentDirectory: options.content, memo: memo), ids, &timings)
         let audited = try await run(
             TranslationAudit(memo: memo), try await run(LanguageCheck(memo: memo), tutorials, &timings), &timings)
         return (audited, timings)
