@@ -14,7 +14,7 @@ import PackageDescription
 //                      and FolderBoundary, the one check that a path stays inside a folder
 //   StepwiseSyntax     swift-syntax on listings: ParseMemo holds one run's parsed trees, and
 //                      what was derived from them, which it also keeps for the next run
-//                      (with the tutorials read and the pages rendered, by their inputs)
+//                      (with the tutorials read, tangled and rendered, by their inputs)
 //   StepwiseTemplates  the Mustache templates of the codebase and the site
 //
 // StepwiseParse is the one module that touches libxml2, reading and writing. Stepwise runs
@@ -96,7 +96,7 @@ let package = Package(
         ),
         .target(
             name: "StepwiseTangle",
-            dependencies: ["StepwiseModel", "StepwiseFiles", "StepwiseTemplates"]
+            dependencies: ["StepwiseModel", "StepwiseFiles", "StepwiseSyntax", "StepwiseTemplates"]
         ),
         .target(
             name: "StepwiseVerify",
