@@ -14,6 +14,7 @@ import PackageDescription
 //                      and FolderBoundary, the one check that a path stays inside a folder
 //   StepwiseSyntax     swift-syntax on listings: ParseMemo holds one run's parsed trees, and
 //                      what was derived from them, which it also keeps for the next run
+//                      (with the tutorials read, tangled and rendered, by their inputs)
 //   StepwiseTemplates  the Mustache templates of the codebase and the site
 //
 // StepwiseParse is the one module that touches libxml2, reading and writing. Stepwise runs
@@ -56,7 +57,7 @@ let package = Package(
         .target(name: "StepwiseFiles", dependencies: ["StepwiseModel"]),
         .target(
             name: "StepwiseParse",
-            dependencies: ["StepwiseModel", "StepwiseFiles", "CLibXML2"],
+            dependencies: ["StepwiseModel", "StepwiseFiles", "StepwiseSyntax", "CLibXML2"],
             resources: [.copy("Schema")]
         ),
         .target(

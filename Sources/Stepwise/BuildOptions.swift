@@ -45,8 +45,9 @@ public struct BuildOptions: Sendable {
         public static let report = "report.json"
         /// The pages of a build whose verification failed.
         public static let preview = "preview"
-        /// What swift-syntax derived from each distinct listing.
-        public static let parseMemo = ".cache/listings.json"
+        /// What swift-syntax derived from each distinct listing, the tutorials as read and
+        /// their pages as rendered (`ParseMemo`).
+        public static let parseMemo = ".cache/memo.plist"
         /// Verified step targets from earlier runs, one JSON file per entry.
         public static let verificationCache = ".cache/verification"
         /// The package of only the step targets to verify, built when `Codebase` never was.
@@ -63,6 +64,7 @@ public struct BuildOptions: Sendable {
     public var preview: String { output + "/" + Inside.preview }
     /// `Output/.cache/partial-codebase`: the package of only the step targets to verify.
     public var partialCodebase: String { output + "/" + Inside.partialCodebase }
-    /// `Output/.cache/listings.json`: what swift-syntax derived from each distinct listing.
+    /// `Output/.cache/memo.plist`: what swift-syntax derived from each distinct listing, the
+    /// tutorials as read and their pages as rendered (`ParseMemo`).
     public var parseMemo: String { output + "/" + Inside.parseMemo }
 }

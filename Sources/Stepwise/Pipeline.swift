@@ -58,7 +58,7 @@ public struct Pipeline: Sendable {
         tutorials: [AuditedTutorial], timings: [StageTiming]
     ) {
         var timings: [StageTiming] = []
-        let tutorials = try await run(ContentLoader(contentDirectory: options.content), ids, &timings)
+        let tutorials = try await run(ContentLoader(contentDirectory: options.content, memo: memo), ids, &timings)
         let audited = try await run(
             TranslationAudit(memo: memo), try await run(LanguageCheck(memo: memo), tutorials, &timings), &timings)
         return (audited, timings)
@@ -70,7 +70,7 @@ public struct Pipeline: Sendable {
         tutorials: [AuditedTutorial], codebase: Codebase, timings: [StageTiming]
     ) {
         var (audited, timings) = try await audit(memo: memo)
-        let codebase = try await run(tangle(), audited.map(\.checked), &timings)
+        let codebase = try await run(tangle(memo: memo), audited.map(\.checked), &timings)
         return (audited, codebase, timings)
     }
 
@@ -154,10 +154,10 @@ public struct Pipeline: Sendable {
     }
 
     /// The tangle stage, for the whole package or for the package of `selection`'s step targets.
-    private func tangle(selection: Set<String>? = nil) -> Tangle {
+    private func tangle(selection: Set<String>? = nil, memo: ParseMemo? = nil) -> Tangle {
         Tangle(
             templates: options.templates + "/Codebase", contentLabel: (options.content as NSString).lastPathComponent,
-            selection: selection)
+            selection: selection, memo: memo)
     }
 
     private func run<S: Stage>(_ stage: S, _ input: S.Input, _ timings: inout [StageTiming]) async throws -> S.Output {

@@ -1,5 +1,5 @@
 /// The generated Swift package: every step of every tutorial as its own module.
-public struct Codebase: Sendable, Hashable {
+public struct Codebase: Sendable, Hashable, Codable {
     /// Every file, with its path relative to the package root.
     public var files: [GeneratedFile]
     /// Every step target, variants included, in build order.
@@ -77,7 +77,7 @@ public struct GeneratedFile: Sendable, Hashable {
 }
 
 /// The source of one generated line: a listing's line, or a hidden file's.
-public struct Origin: Sendable, Hashable {
+public struct Origin: Sendable, Hashable, Codable {
     /// The line in the tutorial source.
     public var location: SourceLocation
     /// The listing it belongs to, or nil for a hidden file.
@@ -95,7 +95,7 @@ public struct Origin: Sendable, Hashable {
 }
 
 /// One step of one tutorial as a library target with a test target.
-public struct StepTarget: Sendable, Hashable {
+public struct StepTarget: Sendable, Hashable, Codable {
     /// The tutorial's id.
     public var tutorialID: String
     /// The step's id.
@@ -133,7 +133,7 @@ public struct StepTarget: Sendable, Hashable {
 }
 
 /// A tutorial's lesson executable in the generated package.
-public struct LessonProduct: Sendable, Hashable {
+public struct LessonProduct: Sendable, Hashable, Codable {
     /// The tutorial's id.
     public var tutorialID: String
     /// The executable's name (`bindings-lesson`).
@@ -161,7 +161,7 @@ public struct LessonProduct: Sendable, Hashable {
 }
 
 /// A tutorial's benchmark executable: its manifest's benchmark file, built on the last step.
-public struct BenchmarkProduct: Sendable, Hashable {
+public struct BenchmarkProduct: Sendable, Hashable, Codable {
     /// The tutorial's id.
     public var tutorialID: String
     /// The executable's name (`promises-benchmark`).
@@ -181,9 +181,64 @@ public struct BenchmarkProduct: Sendable, Hashable {
 }
 
 /// One entry of a target's dependency list in `Package.swift`.
-public enum TargetDependency: Sendable, Hashable {
+public enum TargetDependency: Sendable, Hashable, Codable {
     /// A target of the package (a step, a system library).
     case target(String)
     /// The product a package declaration names (`PackageDependency.product`).
     case product(PackageDependency)
+}
+
+extension GeneratedFile: Codable {
+    /// Lines whose origins follow one another (each the line below the one before, all else
+    /// the same; or none), kept as the first one's origin and their count: a file's origins
+    /// are a few runs, one per listing, not one value per line.
+    private struct Run: Codable {
+        var first: Origin?
+        var count: Int
+
+        /// The origin of the line after the run's last, were it part of the run.
+        var next: Origin? {
+            first.map {
+                var origin = $0
+                origin.location.line += count
+                return origin
+            }
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case path, contents, origins
+    }
+
+    /// Reads a file written by `encode(to:)`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var origins: [Origin?] = []
+        for run in try container.decode([Run].self, forKey: .origins) {
+            var origin = run.first
+            for _ in 0..<run.count {
+                origins.append(origin)
+                origin?.location.line += 1
+            }
+        }
+        self.init(
+            path: try container.decode(String.self, forKey: .path),
+            contents: try container.decode(String.self, forKey: .contents), origins: origins)
+    }
+
+    /// Writes the path, the text and the origins as runs.
+    public func encode(to encoder: any Encoder) throws {
+        var runs: [Run] = []
+        for origin in origins {
+            if let last = runs.last, last.next == origin {
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append(Run(first: origin, count: 1))
+            }
+        }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        try container.encode(contents, forKey: .contents)
+        try container.encode(runs, forKey: .origins)
+    }
 }

@@ -22,6 +22,29 @@ public struct ContentDigest {
         hash.update(data: bytes)
     }
 
+    /// Adds every file under `folder` (links followed), by relative path, in path order.
+    public mutating func add(folder: String) {
+        let files = (FileManager.default.subpaths(atPath: folder) ?? []).sorted()
+        for file in files {
+            let path = (folder as NSString).appendingPathComponent(file)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
+                continue
+            }
+            add(file, FileManager.default.contents(atPath: path) ?? Data("unreadable".utf8))
+        }
+    }
+
+    /// Adds the size and date of the running executable, so that a rebuilt tool makes anew
+    /// what it keeps.
+    public mutating func addExecutable() {
+        let executable = Bundle.main.executablePath.flatMap { try? FileManager.default.attributesOfItem(atPath: $0) }
+        add("executable size", "\(executable?[.size] ?? "")")
+        add(
+            "executable date",
+            "\((executable?[.modificationDate] as? Date)?.timeIntervalSinceReferenceDate ?? 0)")
+    }
+
     /// The digest as 64 lowercase hex digits.
     public var hex: String { Self.hex(hash.finalize()) }
 

@@ -1,5 +1,5 @@
 /// A tutorial in one language, as parsed from `Content/<tutorial>/<lang>.xml`.
-public struct TutorialDocument: Sendable, Hashable {
+public struct TutorialDocument: Sendable, Hashable, Codable {
     /// The tutorial's id.
     public var tutorialID: String
     /// The language code (`de`, `fr`, `pl`).
@@ -25,7 +25,7 @@ public struct TutorialDocument: Sendable, Hashable {
 }
 
 /// One step of a tutorial in one language.
-public struct Step: Sendable, Hashable {
+public struct Step: Sendable, Hashable, Codable {
     /// The step's id, the same in every language.
     public var id: String
     /// Where the step element starts.
@@ -61,7 +61,7 @@ public struct Step: Sendable, Hashable {
 }
 
 /// A block of a step's text.
-public indirect enum Block: Sendable, Hashable {
+public indirect enum Block: Sendable, Hashable, Codable {
     /// A paragraph.
     case paragraph([Inline], TranslationMetadata)
     /// A heading inside a step that is not a step of its own ("1. The problem").
@@ -77,7 +77,7 @@ public indirect enum Block: Sendable, Hashable {
 }
 
 /// Inline text inside a block.
-public indirect enum Inline: Sendable, Hashable {
+public indirect enum Inline: Sendable, Hashable, Codable {
     /// Plain text.
     case text(String)
     /// Code in a sentence: never translated, shown in a monospaced font.
@@ -112,7 +112,7 @@ extension Array where Element == Inline {
 }
 
 /// An item of a list.
-public struct ListItem: Sendable, Hashable {
+public struct ListItem: Sendable, Hashable, Codable {
     /// The item's text.
     public var inlines: [Inline]
     /// Its translation data.
@@ -126,7 +126,7 @@ public struct ListItem: Sendable, Hashable {
 }
 
 /// ITS 2.0 data on a translatable element, and the version of the source it was translated from.
-public struct TranslationMetadata: Sendable, Hashable {
+public struct TranslationMetadata: Sendable, Hashable, Codable {
     /// `its:translate`: false when the block must stay as written.
     public var translate: Bool
     /// `its:locNote`: a note for translators.

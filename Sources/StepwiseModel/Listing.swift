@@ -1,7 +1,7 @@
 import Foundation
 
 /// Code shown on a page, and the file in the step's module it goes into.
-public struct Listing: Sendable, Hashable {
+public struct Listing: Sendable, Hashable, Codable {
     /// Whether the code belongs to the step's library or to its test target.
     public enum Kind: String, Sendable, Hashable, Codable {
         case source, test
@@ -49,7 +49,7 @@ public struct Listing: Sendable, Hashable {
 }
 
 /// One line of a listing.
-public struct CodeLine: Sendable, Hashable {
+public struct CodeLine: Sendable, Hashable, Codable {
     /// The line as compiled (a hidden line without its `# ` marker).
     public var code: String
     /// Whether the line is compiled but not shown (written `# ` at its start, like rustdoc).
@@ -98,7 +98,7 @@ public struct RegionMarker: Sendable, Hashable {
 }
 
 /// The text a step's program should print, in one language.
-public struct ExpectedOutput: Sendable, Hashable {
+public struct ExpectedOutput: Sendable, Hashable, Codable {
     /// Output as compared: trailing spaces on each line and trailing empty lines do not
     /// count, and no-break spaces (which ICU puts into French numbers and units) count as spaces.
     public static func normalized(_ text: String) -> String {

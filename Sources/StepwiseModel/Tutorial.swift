@@ -1,5 +1,5 @@
 /// One tutorial: its manifest and one document per language.
-public struct Tutorial: Sendable, Hashable {
+public struct Tutorial: Sendable, Hashable, Codable {
     /// What `Content/<tutorial>/manifest.xml` says.
     public var manifest: Manifest
     /// The tutorial in each language, keyed by language code.
@@ -26,7 +26,7 @@ public struct Tutorial: Sendable, Hashable {
 }
 
 /// What a tutorial's manifest declares: identity, languages, module name and step order.
-public struct Manifest: Sendable, Hashable {
+public struct Manifest: Sendable, Hashable, Codable {
     /// The tutorial's id (`bindings`).
     public var id: String
     /// The manifest file.
@@ -78,7 +78,7 @@ public struct Manifest: Sendable, Hashable {
 }
 
 /// A step as the manifest lists it: its id and the files it adds without showing them.
-public struct ManifestStep: Sendable, Hashable {
+public struct ManifestStep: Sendable, Hashable, Codable {
     /// The step's id, the same in every language.
     public var id: String
     /// Where the manifest declares it.
@@ -104,7 +104,7 @@ public struct ManifestStep: Sendable, Hashable {
 }
 
 /// A Swift file from the tutorial's folder that is compiled but never shown.
-public struct HiddenFile: Sendable, Hashable {
+public struct HiddenFile: Sendable, Hashable, Codable {
     /// The file's path within the step's test target.
     public var target: String
     /// Where its text came from (its first line).
@@ -122,7 +122,7 @@ public struct HiddenFile: Sendable, Hashable {
 
 /// A C library of the system, reached from Swift through a system-library target: its module
 /// name (`CSQLite`), the library to link (`sqlite3`) and the header to include (`sqlite3.h`).
-public struct SystemLibrary: Sendable, Hashable {
+public struct SystemLibrary: Sendable, Hashable, Codable {
     /// The Swift module name.
     public var name: String
     /// The library the linker is given (`-l<link>`).
@@ -143,7 +143,7 @@ public struct SystemLibrary: Sendable, Hashable {
 
 /// A Swift package that a tutorial's steps or its benchmark depend on: `.package(url:from:)` in
 /// the generated package, and one of its products in the targets that import it.
-public struct PackageDependency: Sendable, Hashable {
+public struct PackageDependency: Sendable, Hashable, Codable {
     /// The package's URL, as SwiftPM is given it.
     public var url: String
     /// The lowest version accepted (`from:`).

@@ -1,5 +1,6 @@
 import Foundation
 import StepwiseModel
+import StepwiseSyntax
 
 /// The first stage: finds the tutorials in a content folder and reads every language of
 /// each, validating each file against Stepwise's RELAX NG schemas.
@@ -7,14 +8,34 @@ import StepwiseModel
 /// A tutorial is a folder holding `manifest.xml` and one `<lang>.xml` per language the
 /// manifest names. Every file is read even when an earlier one is bad, so that one run
 /// reports one error for each bad file.
+///
+/// With a memo, a tutorial is kept there under the digest of everything it is read from (the
+/// tool, the schemas, the folder's path and every file in it), so that a tutorial whose
+/// folder did not change is decoded from the memo instead of read again.
 public struct ContentLoader: Sendable {
     /// The content folder, as the user named it.
     public let contentDirectory: String
+    /// Where tutorials read by an earlier run are kept; nil to read every tutorial.
+    public let memo: ParseMemo?
 
     /// Creates a loader for `contentDirectory`.
-    public init(contentDirectory: String) {
+    public init(contentDirectory: String, memo: ParseMemo? = nil) {
         self.contentDirectory = contentDirectory
+        self.memo = memo
     }
+
+    /// The memo's kind for tutorials.
+    static let kind = "tutorial"
+
+    /// The digest of what every tutorial is read with: the reading's version (to change
+    /// whenever reading changes without the executable changing), the executable, the schemas.
+    private static let reading: String = {
+        var digest = ContentDigest()
+        digest.add("version", "stepwise-parse-tutorial-1")
+        digest.addExecutable()
+        digest.add(folder: Bundle.module.url(forResource: "Schema", withExtension: nil)!.path)
+        return digest.hex
+    }()
 
     private static let tutorialSchema = RelaxNGSchema(
         url: Bundle.module.url(forResource: "Schema/tutorial", withExtension: "rng")!)
@@ -57,7 +78,19 @@ public struct ContentLoader: Sendable {
         return tutorials
     }
 
+    /// Tutorial `id`, from the memo when its folder did not change since a run kept it there.
     private func load(_ id: String) throws(DiagnosticError) -> Tutorial {
+        guard let memo, let folder = memo.folderDigest(of: path(id)) else { return try read(id) }
+        var digest = ContentDigest()
+        digest.add("reading", Self.reading)
+        digest.add("folder", folder)
+        if let kept: Tutorial = memo.cached(Self.kind, for: digest.hex) { return kept }
+        let tutorial = try read(id)
+        if memo.unchanged(folder: path(id)) { memo.store(tutorial, Self.kind, for: digest.hex) }
+        return tutorial
+    }
+
+    private func read(_ id: String) throws(DiagnosticError) -> Tutorial {
         let directory = path(id)
         let manifest = try ManifestReader(schema: Self.manifestSchema).read(
             file: path(id, "manifest.xml"), directory: directory, folderName: id)

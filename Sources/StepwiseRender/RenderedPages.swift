@@ -33,27 +33,15 @@ struct RenderedPages: Codable {
     static func sharedDigest(templates: String, languages: [String], verification: Verification?) -> ContentDigest {
         var digest = ContentDigest()
         digest.add("version", version)
-        let executable = Bundle.main.executablePath.flatMap { try? FileManager.default.attributesOfItem(atPath: $0) }
-        digest.add("executable size", "\(executable?[.size] ?? "")")
-        digest.add(
-            "executable date",
-            "\((executable?[.modificationDate] as? Date)?.timeIntervalSinceReferenceDate ?? 0)")
-        add(folder: templates, to: &digest)
+        digest.addExecutable()
+        digest.add(folder: templates)
         digest.add("languages", languages.joined(separator: " "))
         digest.add("verification", verification.map { $0.succeeded ? "succeeded" : "failed" } ?? "skipped")
         return digest
     }
 
-    /// The digest of a tutorial's folder, the same in every language.
-    static func folderDigest(of tutorial: Tutorial) -> String {
-        var digest = ContentDigest()
-        digest.add("folder", tutorial.manifest.directory)
-        add(folder: tutorial.manifest.directory, to: &digest)
-        return digest.hex
-    }
-
-    /// The key of `tutorial`'s pages in `language`: `shared` and `folder` with the verdict of
-    /// each of the language's steps.
+    /// The key of `tutorial`'s pages in `language`: `shared` and `folder` (the tutorial's folder's
+    /// digest, `ParseMemo.folderDigest(of:)`) with the verdict of each of the language's steps.
     static func key(
         shared: ContentDigest, folder: String, tutorial: Tutorial, language: String, codebase: Codebase,
         verification: Verification?
@@ -72,18 +60,5 @@ struct RenderedPages: Codable {
             digest.add("diagnostics", (try? encoder.encode(result?.diagnostics ?? [])) ?? Data())
         }
         return digest.hex
-    }
-
-    /// Adds every file under `folder`, by relative path, in path order.
-    private static func add(folder: String, to digest: inout ContentDigest) {
-        let files = (FileManager.default.subpaths(atPath: folder) ?? []).sorted()
-        for file in files {
-            let path = (folder as NSString).appendingPathComponent(file)
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
-                continue
-            }
-            digest.add(file, FileManager.default.contents(atPath: path) ?? Data("unreadable".utf8))
-        }
     }
 }

@@ -71,10 +71,8 @@ public struct SiteRenderer: Stage {
             RenderedPages.sharedDigest(templates: templates, languages: languages, verification: input.verification)
         }
         var folders: [String: String] = [:]
-        if memo != nil {
-            for checked in input.tutorials {
-                folders[checked.tutorial.id] = RenderedPages.folderDigest(of: checked.tutorial)
-            }
+        for checked in input.tutorials {
+            folders[checked.tutorial.id] = memo?.folderDigest(of: checked.tutorial.manifest.directory)
         }
         for language in languages {
             let pages = PageContext(
@@ -97,10 +95,12 @@ public struct SiteRenderer: Stage {
                     library, "index", index, at: "\(language)/index.html", pages, title: words["siteTitle"],
                     alternates: { "\($0)/index.html" }))
             for checked in tutorials {
-                let key = shared.map {
-                    RenderedPages.key(
-                        shared: $0, folder: folders[checked.tutorial.id]!, tutorial: checked.tutorial,
-                        language: language, codebase: input.codebase, verification: input.verification)
+                let key = shared.flatMap { shared in
+                    folders[checked.tutorial.id].map {
+                        RenderedPages.key(
+                            shared: shared, folder: $0, tutorial: checked.tutorial, language: language,
+                            codebase: input.codebase, verification: input.verification)
+                    }
                 }
                 let rendered: RenderedPages
                 if let key, let earlier: RenderedPages = memo?.cached(RenderedPages.kind, for: key) {

@@ -18,12 +18,16 @@ public struct Tangle: Sendable {
     /// benchmarks that run on them: what verification builds when it needs only some steps
     /// (a shard's, or those no cache holds).
     public let selection: Set<String>?
+    /// Where what each tutorial adds to the whole package is kept between runs (`keptPart`);
+    /// nil to tangle every tutorial.
+    public let memo: ParseMemo?
 
     /// Creates the stage.
-    public init(templates: String, contentLabel: String, selection: Set<String>? = nil) {
+    public init(templates: String, contentLabel: String, selection: Set<String>? = nil, memo: ParseMemo? = nil) {
         self.templates = templates
         self.contentLabel = contentLabel
         self.selection = selection
+        self.memo = memo
     }
 
     /// The generated package for `tutorials`.
@@ -37,7 +41,7 @@ public struct Tangle: Sendable {
         for tutorial in tutorials {
             declare(tutorial.tutorial.manifest, packages: &packages, libraries: &libraries, problems: &problems)
             do {
-                if let part = try part(of: tutorial, library: library) {
+                if let part = try keptPart(of: tutorial, library: library) {
                     parts.append(part)
                     partOf[tutorial.tutorial.id] = part
                 }
@@ -85,7 +89,7 @@ public struct Tangle: Sendable {
     }
 
     /// What one tutorial adds to the package.
-    private struct TutorialPart {
+    struct TutorialPart: Codable {
         /// Its steps' files and its benchmark's.
         var files: [GeneratedFile]
         /// Its step targets, variants included.
@@ -99,7 +103,7 @@ public struct Tangle: Sendable {
     }
 
     /// The steps, benchmark and lesson of `tutorial`; nil when the selection holds none of its steps.
-    private func part(of tutorial: CheckedTutorial, library: TemplateFolder) throws(DiagnosticError) -> TutorialPart? {
+    func part(of tutorial: CheckedTutorial, library: TemplateFolder) throws(DiagnosticError) -> TutorialPart? {
         var (files, targets) = try steps(of: tutorial)
         if let selection {
             targets = targets.filter { selection.contains($0.name) }

@@ -11,7 +11,7 @@ import Testing
 struct RenderedPagesTests {
     /// What the next run reads: `memo` saved the way the pipeline saves it, and read back.
     private func nextRun(_ memo: ParseMemo, in sandbox: Sandbox) throws -> ParseMemo {
-        let file = sandbox.root.appendingPathComponent("memo-\(UUID().uuidString).json")
+        let file = sandbox.root.appendingPathComponent("memo-\(UUID().uuidString).plist")
         try memo.encoded().write(to: file)
         return ParseMemo(file: file.path)
     }
@@ -34,17 +34,19 @@ struct RenderedPagesTests {
         #expect(try await sandbox.renderSite(memo: try nextRun(memo, in: sandbox)) == first)
 
         // The next run reads what the memo holds: a page changed there shows.
-        let saved = try JSONSerialization.jsonObject(with: memo.encoded()) as! [String: Any]
-        var entries = saved["entries"] as! [String: String]
+        let saved = try PropertyListSerialization.propertyList(from: memo.encoded(), format: nil) as! [String: Any]
+        var entries = saved["entries"] as! [String: Data]
         let kept = entries.keys.filter { $0.hasPrefix(RenderedPages.kind + ":") }
         #expect(kept.count == 2, "one entry per tutorial and language")
         for key in kept {
-            var pages = try JSONDecoder().decode(RenderedPages.self, from: Data(entries[key]!.utf8))
+            var pages = try JSONDecoder().decode(RenderedPages.self, from: entries[key]!)
             for index in pages.files.indices { pages.files[index].contents = "kept: " + pages.files[index].path }
-            entries[key] = String(decoding: try JSONEncoder().encode(pages), as: UTF8.self)
+            entries[key] = try JSONEncoder().encode(pages)
         }
-        let file = sandbox.root.appendingPathComponent("changed-memo.json")
-        try JSONSerialization.data(withJSONObject: ["version": ParseMemo.version, "entries": entries]).write(to: file)
+        let file = sandbox.root.appendingPathComponent("changed-memo.plist")
+        try PropertyListSerialization.data(
+            fromPropertyList: ["version": ParseMemo.version, "entries": entries], format: .binary, options: 0
+        ).write(to: file)
         let second = try await sandbox.renderSite(memo: ParseMemo(file: file.path))
         #expect(second["de/greeting/02-shout.html"] == "kept: de/greeting/02-shout.html")
         #expect(second["fr/greeting/index.html"] == "kept: fr/greeting/index.html")
@@ -59,8 +61,8 @@ struct RenderedPagesTests {
         let second = try nextRun(first, in: sandbox)
         _ = try await sandbox.renderSite(memo: second)
         let highlighted = { (memo: ParseMemo) in
-            let saved = try JSONSerialization.jsonObject(with: memo.encoded()) as! [String: Any]
-            return Set((saved["entries"] as! [String: String]).keys.filter { $0.hasPrefix("highlighted-lines:") })
+            let saved = try PropertyListSerialization.propertyList(from: memo.encoded(), format: nil) as! [String: Any]
+            return Set((saved["entries"] as! [String: Data]).keys.filter { $0.hasPrefix("highlighted-lines:") })
         }
         #expect(try !highlighted(first).isEmpty)
         #expect(try highlighted(second) == highlighted(first), "the run that read the pages keeps their listings")
