@@ -10,7 +10,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
         let id: Int
         // nil après cancel() ; lu et écrit uniquement sous calling.
         private var listener: (@Sendable (Value) -> Bool)?
-        // Récursif : un listener peut se désabonner lui-même.
+        // Récursif : un écouteur peut se désabonner lui-même.
         private let calling = NSRecursiveLock()
 
         init(id: Int, deliver: @escaping @Sendable (Value) -> Bool) {

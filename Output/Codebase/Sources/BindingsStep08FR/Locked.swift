@@ -2,7 +2,7 @@
 
 import Foundation
 
-// Une valeur protégée par un NSLock, avec la même interface que Mutex.
+// Une valeur protégée par un NSLock ; l’interface ressemble à celle de Mutex.
 public final class Locked<State>: @unchecked Sendable {
     private let lock = NSLock()
     private var state: State

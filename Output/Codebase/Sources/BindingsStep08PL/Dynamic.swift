@@ -10,7 +10,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
         let id: Int
         // nil po cancel(); odczyt i zapis tylko pod blokadą calling.
         private var listener: (@Sendable (Value) -> Bool)?
-        // Rekurencyjna: listener może sam się wypisać.
+        // Rekurencyjna: słuchacz może sam się wyrejestrować.
         private let calling = NSRecursiveLock()
 
         init(id: Int, deliver: @escaping @Sendable (Value) -> Bool) {

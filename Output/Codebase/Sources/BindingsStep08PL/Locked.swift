@@ -2,7 +2,7 @@
 
 import Foundation
 
-// Wartość strzeżona przez NSLock, z takim samym interfejsem jak Mutex.
+// Wartość strzeżona przez NSLock; interfejs wzorowany na Mutex.
 public final class Locked<State>: @unchecked Sendable {
     private let lock = NSLock()
     private var state: State
