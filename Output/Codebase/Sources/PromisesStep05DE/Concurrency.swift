@@ -3,7 +3,7 @@
 import Foundation
 
 extension Promise {
-    /// Das Ergebnis für async-Code: hält die Task an, statt einen Thread zu blockieren.
+    /// Das Ergebnis für async-Code: hält den Task an, statt einen Thread zu blockieren.
     public var value: Value {
         get async throws {
             try await withCheckedThrowingContinuation { continuation in

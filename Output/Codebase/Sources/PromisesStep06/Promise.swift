@@ -76,7 +76,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
             result = outcome
             for waiter in waiters { waiter.signal() }
             waiters = []
-            // Zadanie trzyma obietnicę, dopóki się nie wykona: na jej liście czekają dzieci.
+            // Zlecenie trzyma obietnicę, dopóki się nie wykona: na jej liście czekają dzieci.
             for (queue, job) in handlers {
                 queue.async { withExtendedLifetime(self) { job(outcome) } }
             }

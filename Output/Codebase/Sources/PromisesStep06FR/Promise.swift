@@ -76,7 +76,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
             result = outcome
             for waiter in waiters { waiter.signal() }
             waiters = []
-            // La tâche retient la promesse jusqu’à son exécution : ses enfants attendent dans sa liste.
+            // Le job retient la promesse jusqu’à son exécution : ses enfants attendent dans sa liste.
             for (queue, job) in handlers {
                 queue.async { withExtendedLifetime(self) { job(outcome) } }
             }

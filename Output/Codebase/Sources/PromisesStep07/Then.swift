@@ -12,7 +12,7 @@ extension Promise {
     ) -> Promise<U> {
         let child = Promise<U>()
         addChild(child)
-        // Rodzic od razu zapomina o rozstrzygniętym dziecku, jakkolwiek i kiedykolwiek do tego doszło.
+        // Po rozstrzygnięciu dziecka (jakimkolwiek i kiedykolwiek) zlecenie na kolejce usuwa je z listy rodzica.
         child.whenSettled(on: queue) { [weak self, weak child] _ in
             if let child { self?.forget(child) }
         }

@@ -12,7 +12,7 @@ extension Promise {
     ) -> Promise<U> {
         let child = Promise<U>()
         addChild(child)
-        // Le parent oublie aussitôt un enfant acquitté, peu importe comment et quand.
+        // Une fois l’enfant acquitté (peu importe comment et quand), un job sur la file le retire de la liste du parent.
         child.whenSettled(on: queue) { [weak self, weak child] _ in
             if let child { self?.forget(child) }
         }

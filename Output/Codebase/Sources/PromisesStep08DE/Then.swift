@@ -12,7 +12,7 @@ extension Promise {
     ) -> Promise<U> {
         let child = Promise<U>()
         addChild(child)
-        // Das Eltern-Promise vergisst ein abgeschlossenes Kind sofort, gleich wie und wann.
+        // Schließt das Kind ab (gleich wie und wann), entfernt es ein Job auf der Queue aus der Kinderliste.
         child.whenSettled(on: queue) { [weak self, weak child] _ in
             if let child { self?.forget(child) }
         }

@@ -2,12 +2,12 @@
 
 import Foundation
 
-/// Zadanie i kolejka, na której ma się wykonać.
+/// Zlecenie i kolejka, na której ma się wykonać.
 @usableFromInline
 struct Handler: Sendable {
     @usableFromInline let queue: DispatchQueue
     @usableFromInline let job: @Sendable () -> Void
-    /// Dziecko, któremu zadanie przekaże wynik; nil, gdy ma się wykonać w każdym przypadku.
+    /// Dziecko, któremu zlecenie przekaże wynik; nil, gdy ma się wykonać w każdym przypadku.
     @usableFromInline let child: ObjectIdentifier?
 
     @inlinable
@@ -32,7 +32,7 @@ struct Handlers {
         if first == nil { first = handler } else { more.append(handler) }
     }
 
-    /// Usuwa zadanie dziecka `child`; kolejność pozostałych się nie zmienia.
+    /// Usuwa zlecenie dziecka `child`; kolejność pozostałych się nie zmienia.
     @inlinable
     mutating func remove(child: ObjectIdentifier) {
         if first?.child == child {

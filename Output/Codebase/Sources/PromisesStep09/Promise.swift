@@ -115,7 +115,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         return try late.get()
     }
 
-    /// Wynik, dla zadań wykonywanych po rozstrzygnięciu.
+    /// Wynik, dla zleceń wykonywanych po rozstrzygnięciu.
     @inlinable
     var outcome: Result<Value, any Error> {
         lock.withLock { result! }
@@ -152,7 +152,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func forget(_ child: any CancellableNode) {
-        // Zadanie dla dziecka, które już nie czeka, też nie jest potrzebne.
+        // Zlecenie dla dziecka, które już nie czeka, też nie jest potrzebne.
         lock.withLock {
             children.remove(child)
             handlers.remove(child: ObjectIdentifier(child))

@@ -6,7 +6,7 @@ import Foundation
 enum Scheduler {
     typealias Job = (handler: Handler, owner: any AnyObject & Sendable)
 
-    /// Zadania czekające na kolejkę, dla każdej kolejki, do której zmierza blok opróżniający.
+    /// Zlecenia czekające na kolejkę, dla każdej kolejki, do której zmierza blok opróżniający.
     private final class Mailboxes: @unchecked Sendable {
         let lock = Lock()
         var jobs: [ObjectIdentifier: [Job]] = [:]
@@ -14,7 +14,7 @@ enum Scheduler {
 
     private static let mailboxes = Mailboxes()
 
-    /// Zadania, które działający blok opróżniający przejmuje z własnego wątku.
+    /// Zlecenia, które działający blok opróżniający przejmuje z własnego wątku.
     private struct Trampoline {
         let queue: DispatchQueue
         var jobs: [Job] = []
@@ -26,7 +26,7 @@ enum Scheduler {
         return key
     }()
 
-    /// Przy rozstrzygnięciu: zadanie przejmuje blok opróżniający tę samą kolejkę na tym wątku.
+    /// Przy rozstrzygnięciu: zlecenie przejmuje blok opróżniający tę samą kolejkę na tym wątku.
     @usableFromInline
     static func schedule(_ handler: Handler, owner: any AnyObject & Sendable) {
         if let raw = pthread_getspecific(running) {
@@ -39,7 +39,7 @@ enum Scheduler {
         dispatch(handler, owner: owner)
     }
 
-    /// Ustawia zadanie za wszystkim, co już czeka na jego kolejkę.
+    /// Ustawia zlecenie za wszystkim, co już czeka na jego kolejkę.
     @usableFromInline
     static func dispatch(_ handler: Handler, owner: any AnyObject & Sendable) {
         let queue = handler.queue
@@ -52,14 +52,14 @@ enum Scheduler {
         if isFirst { queue.async { drain(queue) } }
     }
 
-    /// Wykonuje zadania kolejki, aż skrzynka opustoszeje albo skończy się budżet.
-    /// `carried` to zadania, których poprzednik nie zdążył wykonać.
+    /// Wykonuje zlecenia kolejki, aż skrzynka opustoszeje albo skończy się budżet.
+    /// `carried` to zlecenia, których poprzednik nie zdążył wykonać.
     private static func drain(_ queue: DispatchQueue, carried: ArraySlice<Job> = []) {
         var trampoline = Trampoline(queue: queue)
         let outer = pthread_getspecific(running)
         withUnsafeMutablePointer(to: &trampoline) { trampoline in
             pthread_setspecific(running, trampoline)
-            var budget = 1_000  // zadania, także te z trampoliny
+            var budget = 1_000  // zlecenia, także te z trampoliny
             var batch = carried.isEmpty ? takeBatch(for: queue) : carried
             while let jobs = batch {
                 var next = jobs.startIndex
@@ -81,7 +81,7 @@ enum Scheduler {
         pthread_setspecific(running, outer)
     }
 
-    /// Odkłada zadania z trampoliny na początek skrzynki kolejki, przed nowsze.
+    /// Odkłada zlecenia z trampoliny na początek skrzynki kolejki, przed nowsze.
     private static func putBack(_ jobs: [Job], for queue: DispatchQueue) {
         guard !jobs.isEmpty else { return }
         mailboxes.lock.withLock {
@@ -90,7 +90,7 @@ enum Scheduler {
         }
     }
 
-    /// Czekające zadania albo nil (zamyka skrzynkę), gdy ich nie ma.
+    /// Czekające zlecenia albo nil (zamyka skrzynkę), gdy ich nie ma.
     private static func takeBatch(for queue: DispatchQueue) -> ArraySlice<Job>? {
         mailboxes.lock.withLock {
             let id = ObjectIdentifier(queue)
@@ -103,7 +103,7 @@ enum Scheduler {
         }
     }
 
-    /// Wykonuje zadanie, a potem wszystkie, które przekazało trampolinie, póki starcza budżetu.
+    /// Wykonuje zlecenie, a potem wszystkie, które przekazało trampolinie, póki starcza budżetu.
     private static func run(
         _ job: Job, _ trampoline: UnsafeMutablePointer<Trampoline>, budget: inout Int
     ) {

@@ -14,7 +14,7 @@ extension Promise {
         let child = Promise<U>()
         child.parent = self
         addChild(child)
-        // Zadanie then i catch rodzic usunie, gdy dziecko rozstrzygnie się wcześniej; finally zostaje.
+        // Zlecenie then i catch rodzic usunie, gdy dziecko rozstrzygnie się wcześniej; finally zostaje.
         runWhenSettled(on: queue, child: evenIfCancelled ? nil : ObjectIdentifier(child)) { [unowned self] in
             if evenIfCancelled || child.isPending { job(outcome, child) }
         }

@@ -2,12 +2,12 @@
 
 import Foundation
 
-/// Une tâche et la file sur laquelle elle s’exécute.
+/// Un job et la file sur laquelle il s’exécute.
 @usableFromInline
 struct Handler: Sendable {
     @usableFromInline let queue: DispatchQueue
     @usableFromInline let job: @Sendable () -> Void
-    /// L’enfant auquel la tâche transmettra le résultat ; nil si elle doit s’exécuter dans tous les cas.
+    /// L’enfant auquel le job transmettra le résultat ; nil s’il doit s’exécuter dans tous les cas.
     @usableFromInline let child: ObjectIdentifier?
 
     @inlinable
@@ -32,7 +32,7 @@ struct Handlers {
         if first == nil { first = handler } else { more.append(handler) }
     }
 
-    /// Retire la tâche de l’enfant `child` ; l’ordre des autres ne change pas.
+    /// Retire le job de l’enfant `child` ; l’ordre des autres ne change pas.
     @inlinable
     mutating func remove(child: ObjectIdentifier) {
         if first?.child == child {

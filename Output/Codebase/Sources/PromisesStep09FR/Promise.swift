@@ -115,7 +115,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         return try late.get()
     }
 
-    /// Le résultat, pour les tâches exécutées après l’acquittement.
+    /// Le résultat, pour les jobs exécutés après l’acquittement.
     @inlinable
     var outcome: Result<Value, any Error> {
         lock.withLock { result! }
@@ -152,7 +152,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func forget(_ child: any CancellableNode) {
-        // La tâche d’un enfant qui n’attend plus n’est plus utile non plus.
+        // Le job d’un enfant qui n’attend plus n’est plus utile non plus.
         lock.withLock {
             children.remove(child)
             handlers.remove(child: ObjectIdentifier(child))

@@ -6,7 +6,7 @@ import Foundation
 enum Scheduler {
     typealias Job = (handler: Handler, owner: any AnyObject & Sendable)
 
-    /// Les tâches en attente, pour chaque file vers laquelle un bloc de vidage est en route.
+    /// Les jobs en attente, pour chaque file vers laquelle un bloc de vidage est en route.
     private final class Mailboxes: @unchecked Sendable {
         let lock = Lock()
         var jobs: [ObjectIdentifier: [Job]] = [:]
@@ -14,7 +14,7 @@ enum Scheduler {
 
     private static let mailboxes = Mailboxes()
 
-    /// Les tâches que le bloc de vidage en cours reprend à son propre thread.
+    /// Les jobs que le bloc de vidage en cours reprend à son propre thread.
     private struct Trampoline {
         let queue: DispatchQueue
         var jobs: [Job] = []
@@ -26,7 +26,7 @@ enum Scheduler {
         return key
     }()
 
-    /// À l’acquittement : un vidage de la même file qui tourne sur ce thread reprend la tâche.
+    /// À l’acquittement : un vidage de la même file qui tourne sur ce thread reprend le job.
     @usableFromInline
     static func schedule(_ handler: Handler, owner: any AnyObject & Sendable) {
         if let raw = pthread_getspecific(running) {
@@ -39,7 +39,7 @@ enum Scheduler {
         dispatch(handler, owner: owner)
     }
 
-    /// Place la tâche derrière tout ce qui attend déjà sa file.
+    /// Place le job derrière tout ce qui attend déjà sa file.
     @usableFromInline
     static func dispatch(_ handler: Handler, owner: any AnyObject & Sendable) {
         let queue = handler.queue
@@ -52,14 +52,14 @@ enum Scheduler {
         if isFirst { queue.async { drain(queue) } }
     }
 
-    /// Exécute les tâches de la file jusqu’à ce que sa boîte soit vide ou son budget épuisé.
-    /// `carried` : les tâches que le bloc précédent n’a pas eu le temps d’exécuter.
+    /// Exécute les jobs de la file jusqu’à ce que sa boîte soit vide ou son budget épuisé.
+    /// `carried` : les jobs que le bloc précédent n’a pas eu le temps d’exécuter.
     private static func drain(_ queue: DispatchQueue, carried: ArraySlice<Job> = []) {
         var trampoline = Trampoline(queue: queue)
         let outer = pthread_getspecific(running)
         withUnsafeMutablePointer(to: &trampoline) { trampoline in
             pthread_setspecific(running, trampoline)
-            var budget = 1_000  // tâches, celles du trampoline comprises
+            var budget = 1_000  // jobs, ceux du trampoline compris
             var batch = carried.isEmpty ? takeBatch(for: queue) : carried
             while let jobs = batch {
                 var next = jobs.startIndex
@@ -81,7 +81,7 @@ enum Scheduler {
         pthread_setspecific(running, outer)
     }
 
-    /// Remet les tâches du trampoline en tête de la boîte de la file, devant les plus récentes.
+    /// Remet les jobs du trampoline en tête de la boîte de la file, devant les plus récents.
     private static func putBack(_ jobs: [Job], for queue: DispatchQueue) {
         guard !jobs.isEmpty else { return }
         mailboxes.lock.withLock {
@@ -90,7 +90,7 @@ enum Scheduler {
         }
     }
 
-    /// Les tâches en attente, ou nil (et la boîte aux lettres se ferme) s’il n’y en a pas.
+    /// Les jobs en attente, ou nil (et la boîte aux lettres se ferme) s’il n’y en a pas.
     private static func takeBatch(for queue: DispatchQueue) -> ArraySlice<Job>? {
         mailboxes.lock.withLock {
             let id = ObjectIdentifier(queue)
@@ -103,7 +103,7 @@ enum Scheduler {
         }
     }
 
-    /// Exécute une tâche, puis toutes celles qu’elle a confiées au trampoline, tant que le budget le permet.
+    /// Exécute un job, puis tous ceux qu’il a confiés au trampoline, tant que le budget le permet.
     private static func run(
         _ job: Job, _ trampoline: UnsafeMutablePointer<Trampoline>, budget: inout Int
     ) {

@@ -14,7 +14,7 @@ extension Promise {
         let child = Promise<U>()
         child.parent = self
         addChild(child)
-        // Le parent retire la tâche de then et catch si l’enfant est acquitté avant ; celle de finally reste.
+        // Le parent retire le job de then et catch si l’enfant est acquitté avant ; celui de finally reste.
         runWhenSettled(on: queue, child: evenIfCancelled ? nil : ObjectIdentifier(child)) { [unowned self] in
             if evenIfCancelled || child.isPending { job(outcome, child) }
         }
