@@ -3,7 +3,7 @@
 import CSQLite
 import Foundation
 
-// Połączenie z SQLite. Kto z niego korzysta, najpierw bierze jego blokadę.
+// Połączenie z SQLite. Kto z niego korzysta, najpierw zakłada jego blokadę.
 final class Connection: @unchecked Sendable {
     let handle: OpaquePointer
     private let lock = NSLock()
@@ -76,7 +76,7 @@ final class Statement {
         sqlite3_bind_text(handle, index, value, -1, transient)
     }
 
-    // Zwraca true, dopóki czeka gotowy wiersz.
+    // Zwraca true, dopóki jest dostępny kolejny wiersz.
     func step() throws -> Bool {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true

@@ -2,7 +2,7 @@
 
 import Foundation
 
-// Une valeur derrière un verrou. NSLock plutôt que Mutex, pour que le Thread Sanitizer suive.
+// Une valeur protégée par un verrou. NSLock plutôt que Mutex, pour que le Thread Sanitizer suive.
 final class Locked<Value> {
     private let lock = NSLock()
     private var value: Value

@@ -46,7 +46,7 @@ extension Connection {
         return items
     }
 
-    // Nawet po błędzie żadna transakcja nie może zostać otwarta.
+    // Nawet po błędzie żadna transakcja nie może pozostać otwarta.
     private func endTransaction() {
         if sqlite3_exec(handle, "COMMIT", nil, nil, nil) != SQLITE_OK {
             sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)

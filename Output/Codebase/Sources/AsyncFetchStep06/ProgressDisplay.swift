@@ -2,7 +2,7 @@
 
 import Foundation
 
-// Ein Fortschrittsbalken fürs Terminal, der nur bei jedem Viertel eine Zeile druckt.
+// Ein Fortschrittsbalken fürs Terminal, der nur bei jedem Viertel eine Zeile ausgibt.
 public struct ProgressDisplay {
     public let total: Int
     public let caption: PluralText

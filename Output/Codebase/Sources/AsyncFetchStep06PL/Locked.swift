@@ -2,7 +2,7 @@
 
 import Foundation
 
-// Wartość za blokadą. NSLock zamiast Mutex, żeby Thread Sanitizer widział blokadę.
+// Wartość chroniona blokadą. NSLock zamiast Mutex, żeby Thread Sanitizer widział blokadę.
 final class Locked<Value> {
     private let lock = NSLock()
     private var value: Value

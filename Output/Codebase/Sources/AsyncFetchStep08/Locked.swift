@@ -2,7 +2,7 @@
 
 import Foundation
 
-// Ein Wert hinter einer Sperre. NSLock statt Mutex, damit der Thread Sanitizer mitliest.
+// Ein Wert, den eine Sperre schützt. NSLock statt Mutex, damit der Thread Sanitizer mitliest.
 final class Locked<Value> {
     private let lock = NSLock()
     private var value: Value

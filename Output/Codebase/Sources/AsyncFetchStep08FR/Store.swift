@@ -178,7 +178,7 @@ public final class Store: Sendable {
     }
 
     // Après avoir rendu le verrou. Un seul thread livre à la fois ; un autre qui modifie
-    // entre-temps dépose sa modification dans la boîte d’envoi, et le livreur l’emporte.
+    // entre-temps dépose sa modification dans la boîte d’envoi, et le livreur la prend en charge.
     private func deliver() {
         let mine = outbox.withLock { outbox in
             defer { outbox.delivering = true }

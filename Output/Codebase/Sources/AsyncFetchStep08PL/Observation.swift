@@ -49,7 +49,7 @@ struct Observers {
     }
 }
 
-// Zatwierdzone zmiany w kolejności ich commitów, dopóki nie zostaną dostarczone.
+// Zatwierdzone zmiany w kolejności ich zatwierdzeń, dopóki nie zostaną dostarczone.
 struct Outbox {
     var changes: [ItemChange] = []
     var delivering = false

@@ -118,7 +118,7 @@ public final class Store: Sendable {
                 try? connection.execute("ROLLBACK")
                 throw error
             }
-            // Sprawdzamy dopiero po commicie: nawet ten, kto zarejestrował się w trakcie wypełniania,
+            // Sprawdzamy dopiero po zatwierdzeniu: nawet ten, kto zarejestrował się w trakcie wypełniania,
             // dostaje każdy nowy wiersz. Wiersze jednej transakcji mają kolejne identyfikatory.
             guard !observers.withLock({ $0.isEmpty }) else { return }
             post(
@@ -171,8 +171,8 @@ public final class Store: Sendable {
         }
     }
 
-    // Tylko pod blokadą połączenia, zaraz po commicie: dzięki temu kolejność w skrzynce
-    // nadawczej jest kolejnością commitów.
+    // Tylko pod blokadą połączenia, zaraz po zatwierdzeniu: dzięki temu kolejność
+    // w skrzynce nadawczej jest kolejnością zatwierdzeń.
     private func post(_ changes: [ItemChange]) {
         outbox.withLock { $0.changes += changes }
     }

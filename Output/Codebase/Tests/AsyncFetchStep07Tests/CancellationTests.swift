@@ -95,7 +95,7 @@ private final class OnCompile: @unchecked Sendable {
         let request = FetchRequest(sortKey: sortKey, batchSize: 10_000, countsTotal: false)
         let outcome = Outcome()
         let handle = reader.fetchAsync(request) { outcome.record($0, ticks: hook.ticks) }
-        // Der Thread, der lädt, steht mitten in der Abfrage; abgesagt wird von hier aus.
+        // Der Thread, der lädt, steht mitten in der Abfrage; abgebrochen wird von hier aus.
         await gate.arrival()
         handle.cancel()
         let ticksAtCancel = hook.ticks
@@ -174,8 +174,8 @@ private final class OnCompile: @unchecked Sendable {
         let gate = Gate()
         hook.arm { gate.pass() }
 
-        // Wie fetchAsync, nur öffnet die Absage auch das Tor: Das Laden geht erst weiter,
-        // wenn die Absage der wartenden Aufgabe beim Handle angekommen ist, wann immer das ist.
+        // Wie fetchAsync, nur öffnet der Abbruch auch das Tor: Das Laden geht erst weiter,
+        // wenn der Abbruch des wartenden Tasks beim Handle angekommen ist, wann immer das ist.
         let connection = reader.connection
         let outcome = Outcome()
         let handle = FetchHandle(
@@ -246,7 +246,7 @@ private final class OnCompile: @unchecked Sendable {
         }
         let finished = try #require(outcome.value)
         let cancelledAt = try #require(ticksAtCancel.withLock { $0 })
-        // Ging die Absage verloren, liefe die ganze Abfrage: über hundert Ticks.
+        // Ging der Abbruch verloren, liefe die ganze Abfrage: über hundert Ticks.
         #expect(finished.ticks - cancelledAt <= 1)
         #expect(Self.isCancellation(finished.result))
         #expect(try await reader.fetchAsync(request).value.count == 10_000)
@@ -268,7 +268,7 @@ private final class OnCompile: @unchecked Sendable {
             }
         }
         // Zwischen beidem: Ein anderer lädt über dieselbe Verbindung, und mitten in seiner
-        // Abfrage kommt die Absage des ersten.
+        // Abfrage kommt der Abbruch des ersten.
         let hook = QueryHook.install(on: reader)
         hook.arm { handle.cancel() }
         let other = Result { try reader.fetch(FetchRequest(sortKey: "name")) }

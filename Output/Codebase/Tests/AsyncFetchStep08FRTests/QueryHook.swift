@@ -63,7 +63,7 @@ final class Gate: @unchecked Sendable {
             return self.waiter
         }
         waiter?.resume()
-        // Ohne Frist: Wer open() aufruft, ist eine Aufgabe des Tests, und die kommt auf einer
+        // Ohne Frist: Wer open() aufruft, ist ein Task des Tests, und der kommt auf einer
         // ausgelasteten Maschine vielleicht erst nach Minuten an die Reihe. Hängt der Code
         // wirklich, meldet build-docs den Test als hängend.
         opened.wait()
