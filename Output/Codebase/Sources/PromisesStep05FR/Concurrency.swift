@@ -3,7 +3,7 @@
 import Foundation
 
 extension Promise {
-    /// Le résultat pour le code async : suspend la tâche sans bloquer de thread.
+    /// Le résultat pour le code async : suspend la Task en cours sans bloquer de thread.
     public var value: Value {
         get async throws {
             try await withCheckedThrowingContinuation { continuation in

@@ -3,7 +3,7 @@
 import Foundation
 
 extension Promise {
-    /// Wynik dla kodu async: zawiesza zadanie, nie blokuje wątku.
+    /// Wynik dla kodu async: zawiesza bieżący Task, nie blokuje wątku.
     public var value: Value {
         get async throws {
             try await withCheckedThrowingContinuation { continuation in

@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// Zadanie czekające na obietnicę, wznawiane raz: wynikiem albo własnym anulowaniem.
+/// Task czekający na obietnicę, wznawiany raz: wynikiem albo własnym anulowaniem.
 private final class Waiter<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Value, any Error>?

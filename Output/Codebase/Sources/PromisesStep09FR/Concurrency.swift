@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// Une tâche qui attend une promesse, reprise une seule fois : par le résultat ou par sa propre annulation.
+/// Une Task qui attend une promesse, reprise une seule fois : par le résultat ou par sa propre annulation.
 private final class Waiter<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Value, any Error>?
