@@ -125,6 +125,11 @@ COMMANDS = {
         "not run",
         "verifies 75, 150 and 300 step targets several times each, from cold builds; docs/ci-and-teams.md has its table",
     ),
+    "Scripts/benchmark-no-change": (
+        "not run",
+        "builds a baseline commit's tool from nothing beside this one, then times both on 300 step targets' content; "
+        "docs/ci-and-teams.md has its table",
+    ),
 }
 
 
