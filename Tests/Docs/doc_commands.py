@@ -32,6 +32,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import time
 import urllib.request
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -298,11 +299,13 @@ def main():
         if how[0] != "run":
             continue
         print(f"== {command}", flush=True)
+        started = time.monotonic()
         try:
             error = run(command, how[1])
         finally:  # each command starts from the content as committed
             subprocess.run(["git", "checkout", "-q", "--", "Content", "Output/Codebase"], cwd=ROOT, check=True)
             subprocess.run(["git", "clean", "-fdq", "--", "Content", "Output/Codebase"], cwd=ROOT, check=True)
+        print(f"   {time.monotonic() - started:.0f} s", flush=True)  # what CI's time goes to
         if error:
             problems.append(f"'{command}' {error}")
 
