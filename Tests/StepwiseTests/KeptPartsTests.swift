@@ -11,13 +11,6 @@ import Testing
 /// from the memo of the run before. Each input it is made from, changed, tangles it again.
 @Suite("Tangled parts kept between runs")
 struct KeptPartsTests {
-    /// What the next run reads: `memo` saved the way the pipeline saves it, and read back.
-    private func nextRun(_ memo: ParseMemo, in sandbox: Sandbox) throws -> ParseMemo {
-        let file = sandbox.root.appendingPathComponent("memo-\(UUID().uuidString).plist")
-        try memo.encoded().write(to: file)
-        return ParseMemo(file: file.path)
-    }
-
     private func tangle(
         _ sandbox: Sandbox, templates: String = templatesFolder + "/Codebase", label: String = "Content",
         selection: Set<String>? = nil, memo: ParseMemo? = nil
@@ -56,7 +49,7 @@ struct KeptPartsTests {
         let templates = templates ?? templatesFolder + "/Codebase"
         let before = try await tangle(sandbox, templates: templates, memo: memo)
         try change(sandbox)
-        let next = try nextRun(memo, in: sandbox)
+        let next = try sandbox.nextRun(of: memo)
         let after = try await tangle(sandbox, templates: templates, label: label, memo: next)
         #expect(after != before)
         #expect(after == (try await tangle(sandbox, templates: templates, label: label)))
@@ -66,7 +59,7 @@ struct KeptPartsTests {
         let sandbox = try Sandbox()
         let memo = ParseMemo()
         let first = try await tangle(sandbox, memo: memo)
-        #expect(try await tangle(sandbox, memo: try nextRun(memo, in: sandbox)) == first, "origins and all")
+        #expect(try await tangle(sandbox, memo: try sandbox.nextRun(of: memo)) == first, "origins and all")
 
         // The next run reads what the memo holds: a file changed there shows.
         let second = try await tangle(sandbox, memo: try tampered(memo, in: sandbox))

@@ -9,13 +9,6 @@ import Testing
 /// run before. Each file it is read from, changed, reads it again.
 @Suite("Tutorials kept between runs")
 struct KeptTutorialsTests {
-    /// What the next run reads: `memo` saved the way the pipeline saves it, and read back.
-    private func nextRun(_ memo: ParseMemo, in sandbox: Sandbox) throws -> ParseMemo {
-        let file = sandbox.root.appendingPathComponent("memo-\(UUID().uuidString).plist")
-        try memo.encoded().write(to: file)
-        return ParseMemo(file: file.path)
-    }
-
     private func load(_ sandbox: Sandbox, memo: ParseMemo? = nil) throws -> Tutorial {
         try ContentLoader(contentDirectory: sandbox.content.path, memo: memo).load()[0]
     }
@@ -27,7 +20,7 @@ struct KeptTutorialsTests {
         let memo = ParseMemo()
         let before = try load(sandbox, memo: memo)
         try change(sandbox)
-        let after = try load(sandbox, memo: try nextRun(memo, in: sandbox))
+        let after = try load(sandbox, memo: try sandbox.nextRun(of: memo))
         #expect(after != before)
         #expect(after == (try load(sandbox)))
     }
@@ -36,7 +29,7 @@ struct KeptTutorialsTests {
         let sandbox = try Sandbox()
         let memo = ParseMemo()
         let first = try load(sandbox, memo: memo)
-        #expect(try load(sandbox, memo: try nextRun(memo, in: sandbox)) == first)
+        #expect(try load(sandbox, memo: try sandbox.nextRun(of: memo)) == first)
 
         // The next run reads what the memo holds: a title changed there shows.
         let saved = try PropertyListSerialization.propertyList(from: memo.encoded(), format: nil) as! [String: Any]
@@ -84,7 +77,7 @@ struct KeptTutorialsTests {
         let before = try load(sandbox, memo: memo)
         let moved = sandbox.root.appendingPathComponent("Moved")
         try FileManager.default.copyItem(at: sandbox.content, to: moved)
-        let after = try ContentLoader(contentDirectory: moved.path, memo: try nextRun(memo, in: sandbox)).load()[0]
+        let after = try ContentLoader(contentDirectory: moved.path, memo: try sandbox.nextRun(of: memo)).load()[0]
         #expect(after.manifest.file == moved.appendingPathComponent("greeting/manifest.xml").path)
         #expect(after != before)
     }

@@ -9,13 +9,6 @@ import Testing
 /// memo of the run before. Each input a page is rendered from, changed, renders it again.
 @Suite("Rendered pages kept between runs")
 struct RenderedPagesTests {
-    /// What the next run reads: `memo` saved the way the pipeline saves it, and read back.
-    private func nextRun(_ memo: ParseMemo, in sandbox: Sandbox) throws -> ParseMemo {
-        let file = sandbox.root.appendingPathComponent("memo-\(UUID().uuidString).plist")
-        try memo.encoded().write(to: file)
-        return ParseMemo(file: file.path)
-    }
-
     private func verification(step01: TargetResult, step02Message: String) -> Verification {
         Verification(
             buildSucceeded: true,
@@ -31,7 +24,7 @@ struct RenderedPagesTests {
         let sandbox = try Sandbox()
         let memo = ParseMemo()
         let first = try await sandbox.renderSite(memo: memo)
-        #expect(try await sandbox.renderSite(memo: try nextRun(memo, in: sandbox)) == first)
+        #expect(try await sandbox.renderSite(memo: try sandbox.nextRun(of: memo)) == first)
 
         // The next run reads what the memo holds: a page changed there shows.
         let saved = try PropertyListSerialization.propertyList(from: memo.encoded(), format: nil) as! [String: Any]
@@ -58,7 +51,7 @@ struct RenderedPagesTests {
         let sandbox = try Sandbox()
         let first = ParseMemo()
         _ = try await sandbox.renderSite(memo: first)
-        let second = try nextRun(first, in: sandbox)
+        let second = try sandbox.nextRun(of: first)
         _ = try await sandbox.renderSite(memo: second)
         let highlighted = { (memo: ParseMemo) in
             let saved = try PropertyListSerialization.propertyList(from: memo.encoded(), format: nil) as! [String: Any]
@@ -74,7 +67,7 @@ struct RenderedPagesTests {
         let before = try await sandbox.renderSite(memo: memo)
         #expect(try #require(before["de/greeting/02-shout.html"]).contains("Jetzt lauter."))
         try sandbox.edit("de.xml", replacing: "<p>Jetzt lauter.</p>", with: "<p>Jetzt viel lauter.</p>")
-        let after = try await sandbox.renderSite(memo: try nextRun(memo, in: sandbox))
+        let after = try await sandbox.renderSite(memo: try sandbox.nextRun(of: memo))
         #expect(try #require(after["de/greeting/02-shout.html"]).contains("Jetzt viel lauter."))
     }
 
@@ -86,7 +79,7 @@ struct RenderedPagesTests {
         let step = templates + "/step.mustache"
         let text = try String(contentsOfFile: step, encoding: .utf8)
         try ("<!-- a changed template -->\n" + text).write(toFile: step, atomically: true, encoding: .utf8)
-        let after = try await sandbox.renderSite(templates: templates, memo: try nextRun(memo, in: sandbox))
+        let after = try await sandbox.renderSite(templates: templates, memo: try sandbox.nextRun(of: memo))
         #expect(try #require(after["fr/greeting/01-hello.html"]).contains("<!-- a changed template -->"))
     }
 
@@ -100,7 +93,7 @@ struct RenderedPagesTests {
         let text = try String(contentsOfFile: strings, encoding: .utf8)
         try text.replacingOccurrences(of: "Schritt {number} von {count}", with: "Stufe {number} von {count}")
             .write(toFile: strings, atomically: true, encoding: .utf8)
-        let after = try await sandbox.renderSite(templates: templates, memo: try nextRun(memo, in: sandbox))
+        let after = try await sandbox.renderSite(templates: templates, memo: try sandbox.nextRun(of: memo))
         #expect(try #require(after["de/greeting/01-hello.html"]).contains("Stufe 1 von 2"))
     }
 
@@ -115,7 +108,7 @@ struct RenderedPagesTests {
         #expect(try #require(before["de/greeting/02-shout.html"]).contains("first problem"))
 
         // Step 1 unverified now, step 2 failed as before with another diagnostic: the build failed both times.
-        let after = try await sandbox.renderSite(memo: try nextRun(memo, in: sandbox)) { _ in
+        let after = try await sandbox.renderSite(memo: try sandbox.nextRun(of: memo)) { _ in
             verification(step01: TargetResult(compiled: true), step02Message: "second problem")
         }
         let step01 = try #require(after["de/greeting/01-hello.html"])

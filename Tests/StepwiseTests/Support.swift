@@ -53,6 +53,13 @@ struct Sandbox {
         return copy.path
     }
 
+    /// What the next run reads: `memo` saved the way the pipeline saves it, and read back.
+    func nextRun(of memo: ParseMemo) throws -> ParseMemo {
+        let file = root.appendingPathComponent("memo-\(UUID().uuidString).plist")
+        try memo.encoded().write(to: file)
+        return ParseMemo(file: file.path)
+    }
+
     /// A copy of the repository's `Templates/Codebase` in the sandbox, to change in a test.
     func codebaseTemplates() throws -> String {
         let copy = root.appendingPathComponent("Codebase")
