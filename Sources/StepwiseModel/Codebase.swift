@@ -39,10 +39,12 @@ public struct Codebase: Sendable, Hashable, Codable {
         languages.filter { self.target(tutorial: target.tutorialID, step: target.stepID, language: $0) == target }
     }
 
-    /// The targets of the last `count` steps of every tutorial, variants included, in build order.
-    public func lastSteps(_ count: Int) -> [StepTarget] {
+    /// The targets of the last `count` steps of every tutorial, in build order: with their
+    /// language variants, or (`variants: false`) the source language's targets alone, whose
+    /// code a variant repeats with other string literals and comments.
+    public func lastSteps(_ count: Int, variants: Bool = true) -> [StepTarget] {
         let last = Dictionary(grouping: targets, by: \.tutorialID).mapValues { $0.map(\.number).max() ?? 0 }
-        return targets.filter { $0.number > last[$0.tutorialID]! - count }
+        return targets.filter { $0.number > last[$0.tutorialID]! - count && (variants || $0.variantLanguage == nil) }
     }
 
     /// The target backing `step` of `tutorial` in `language`: the language's variant when it

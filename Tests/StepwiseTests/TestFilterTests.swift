@@ -13,7 +13,7 @@ struct TestFilterTests {
             variantLanguage: language, languages: [language ?? "de"])
     }
 
-    @Test func theLastTwoStepsOfEveryTutorialInEveryVariant() {
+    @Test func theLastStepsOfEveryTutorialWithOrWithoutTheirVariants() {
         let codebase = Codebase(
             files: [],
             targets: [
@@ -29,5 +29,7 @@ struct TestFilterTests {
         #expect(
             PackageLayout.testSelection(codebase.lastSteps(1).map(\.name))
                 == "^(PromisesStep09Tests|PromisesStep09FRTests|FetchStep03Tests)[./]")
+        #expect(
+            codebase.lastSteps(2, variants: false).map(\.name) == ["PromisesStep08", "PromisesStep09", "FetchStep03"])
     }
 }
