@@ -16,9 +16,9 @@ public struct TranslationAudit: Stage, Sendable {
     /// `audit translations`.
     public var name: String { "audit translations" }
 
-    /// Each tutorial with the status of every translation.
+    /// Each tutorial with the status of every translation, several tutorials at a time.
     public func run(_ input: [CheckedTutorial]) async throws -> [AuditedTutorial] {
-        input.map { checked in
+        await input.concurrentMap { [memo] checked in
             AuditedTutorial(
                 checked: checked,
                 translations: Self.statuses(

@@ -172,12 +172,19 @@ extension LanguageCheck: Stage {
     /// `check`.
     public var name: String { "check" }
 
-    /// Checks every tutorial, throwing the mismatches of all of them.
+    /// Checks every tutorial, several at a time (parsing their listings is most of the work),
+    /// throwing the mismatches of all of them.
     public func run(_ input: [Tutorial]) async throws -> [CheckedTutorial] {
         var checked: [CheckedTutorial] = []
         var problems: [Diagnostic] = []
-        for tutorial in input {
-            do { checked.append(try check(tutorial)) } catch { problems += error.diagnostics }
+        let outcomes = await input.concurrentMap { tutorial in
+            Result { () throws(DiagnosticError) in try check(tutorial) }
+        }
+        for outcome in outcomes {
+            switch outcome {
+            case .success(let tutorial): checked.append(tutorial)
+            case .failure(let error): problems += error.diagnostics
+            }
         }
         if !problems.isEmpty { throw DiagnosticError(problems) }
         return checked

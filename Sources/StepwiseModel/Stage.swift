@@ -28,3 +28,21 @@ public struct StageTiming: Codable, Sendable, Equatable {
         self.seconds = seconds
     }
 }
+
+extension Array where Element: Sendable {
+    /// `transform` of every element, the elements at once (Swift's cooperative pool runs as
+    /// many as the machine has cores), the results in the array's order: how a stage works
+    /// on several tutorials at a time.
+    public func concurrentMap<Result: Sendable>(
+        _ transform: @escaping @Sendable (Element) async -> Result
+    ) async -> [Result] {
+        await withTaskGroup(of: (Int, Result).self) { group in
+            for (index, element) in enumerated() {
+                group.addTask { (index, await transform(element)) }
+            }
+            var results = [Result?](repeating: nil, count: count)
+            for await (index, result) in group { results[index] = result }
+            return results.map { $0! }
+        }
+    }
+}
