@@ -15,7 +15,7 @@ import StepwiseSyntax
 /// and for each step the target backing it with that target's status and diagnostics.
 /// The pages every tutorial shares (the index, the search page and index, the root) are
 /// always rendered.
-struct RenderedPages: Codable {
+struct RenderedPages: Codable, Sendable {
     /// The memo's kind for rendered pages.
     static let kind = "rendered-pages"
     /// Changes whenever the rendering changes without the executable changing.

@@ -74,9 +74,32 @@ public struct SiteRenderer: Stage {
         for checked in input.tutorials {
             folders[checked.tutorial.id] = memo?.folderDigest(of: checked.tutorial.manifest.directory)
         }
+        let contexts = Dictionary(
+            uniqueKeysWithValues: languages.map {
+                (
+                    $0,
+                    PageContext(language: $0, languages: languages, strings: strings, verification: input.verification)
+                )
+            })
+        // Each tutorial's pages in each language, several at a time (highlighting is most of the
+        // work, and no tutorial's pages depend on another's); then put together in order.
+        let jobs = languages.flatMap { language in
+            input.tutorials.filter { $0.tutorial.documents[language] != nil }.map { checked in
+                let key = shared.flatMap { shared in
+                    folders[checked.tutorial.id].map {
+                        RenderedPages.key(
+                            shared: shared, folder: $0, tutorial: checked.tutorial, language: language,
+                            codebase: input.codebase, verification: input.verification)
+                    }
+                }
+                return (language, checked, key)
+            }
+        }
+        var rendered = try await jobs.concurrentMap { [self] language, checked, key in
+            Result { try pages(of: checked, language: language, contexts[language]!, library, input, key: key) }
+        }.map { try $0.get() }.makeIterator()
         for language in languages {
-            let pages = PageContext(
-                language: language, languages: languages, strings: strings, verification: input.verification)
+            let pages = contexts[language]!
             let words = strings[language]!
             let tutorials = input.tutorials.filter { $0.tutorial.documents[language] != nil }
             var search = SearchIndex(language: language)
@@ -94,30 +117,10 @@ public struct SiteRenderer: Stage {
                 try page(
                     library, "index", index, at: "\(language)/index.html", pages, title: words["siteTitle"],
                     alternates: { "\($0)/index.html" }))
-            for checked in tutorials {
-                let key = shared.flatMap { shared in
-                    folders[checked.tutorial.id].map {
-                        RenderedPages.key(
-                            shared: shared, folder: $0, tutorial: checked.tutorial, language: language,
-                            codebase: input.codebase, verification: input.verification)
-                    }
-                }
-                let rendered: RenderedPages
-                if let key, let earlier: RenderedPages = memo?.cached(RenderedPages.kind, for: key) {
-                    rendered = earlier
-                    memo?.keep(Self.highlightedKind, digests: earlier.highlighted)
-                } else {
-                    var own = SearchIndex(language: language)
-                    var highlighted: [String] = []
-                    let files = try self.tutorial(
-                        checked.tutorial, language: language, status: checked.translations[language], pages,
-                        library, input.codebase, search: &own, highlighted: &highlighted)
-                    rendered = RenderedPages(
-                        files: files, search: own.entries, highlighted: highlighted.map(ContentDigest.hex(of:)))
-                    if let key { memo?.store(rendered, RenderedPages.kind, for: key) }
-                }
-                files += rendered.files
-                search.entries += rendered.search
+            for _ in tutorials {
+                let tutorial = rendered.next()!
+                files += tutorial.files
+                search.entries += tutorial.search
             }
             files.append(SiteFile(path: "\(language)/search-index.js", contents: search.script))
             files.append(
@@ -140,6 +143,27 @@ public struct SiteRenderer: Stage {
         files.append(SiteFile(path: "style.css", contents: try read("style.css")))
         files.append(SiteFile(path: "site.js", contents: try read("site.js")))
         return files
+    }
+
+    /// The pages of `checked` in `language`: those `memo` keeps under `key`, or rendered anew
+    /// (and kept).
+    private func pages(
+        of checked: AuditedTutorial, language: String, _ pages: PageContext, _ library: TemplateFolder,
+        _ input: Input, key: String?
+    ) throws -> RenderedPages {
+        if let key, let earlier: RenderedPages = memo?.cached(RenderedPages.kind, for: key) {
+            memo?.keep(Self.highlightedKind, digests: earlier.highlighted)
+            return earlier
+        }
+        var own = SearchIndex(language: language)
+        var highlighted: [String] = []
+        let files = try tutorial(
+            checked.tutorial, language: language, status: checked.translations[language], pages, library,
+            input.codebase, search: &own, highlighted: &highlighted)
+        let rendered = RenderedPages(
+            files: files, search: own.entries, highlighted: highlighted.map(ContentDigest.hex(of:)))
+        if let key { memo?.store(rendered, RenderedPages.kind, for: key) }
+        return rendered
     }
 
     private func tutorial(
@@ -329,7 +353,7 @@ public struct SiteRenderer: Stage {
 }
 
 /// The languages and their strings, for one page.
-private struct PageContext {
+private struct PageContext: Sendable {
     var language: String
     var languages: [String]
     var strings: [String: InterfaceStrings]
