@@ -34,6 +34,9 @@ struct FakeCacheServer: Sendable {
         var path: String
     }
 
+    /// The timeout of clients not testing timeouts.
+    static let patience: Duration = .seconds(600)
+
     let port: UInt16
     private let files: FakeCacheFiles
     private let http: HTTPServer
@@ -57,8 +60,12 @@ struct FakeCacheServer: Sendable {
     }
 
     /// A client of this server, at `/cache`.
+    /// A client of this server. Its timeout is one no healthy run reaches, however loaded the
+    /// machine (the server shares Swift's cooperative threads with every other test running at
+    /// the time); the one test about timeouts passes a short one and holds its request on the gate.
     func client(
-        _ credentials: RemoteCache.Credentials? = nil, readOnly: Bool = false, timeout: Duration = .seconds(10)
+        _ credentials: RemoteCache.Credentials? = nil, readOnly: Bool = false,
+        timeout: Duration = FakeCacheServer.patience
     ) throws -> RemoteCache {
         RemoteCache(
             try .init(
@@ -109,15 +116,15 @@ final class FakeCacheFiles: Sendable {
         await gate.pass()
         if let status { return HTTPResponse(statusCode: HTTPStatusCode(status, phrase: "Failing")) }
         if let redirect, !request.path.hasPrefix("/moved/") {
-            return HTTPResponse(
-                statusCode: .temporaryRedirect, headers: [.location: redirect + "/moved" + request.path])
+            let headers: HTTPHeaders = [.location: redirect + "/moved" + request.path]
+            return HTTPResponse(statusCode: .temporaryRedirect, headers: headers)
         }
         switch request.method {
         case .PUT:
             if let putAuthorization, authorization != putAuthorization {
                 // As nginx and bazel-remote do: a challenge, which URLSession hands to its delegate.
-                return HTTPResponse(
-                    statusCode: .unauthorized, headers: [HTTPHeader("WWW-Authenticate"): #"Basic realm="cache""#])
+                let headers: HTTPHeaders = [HTTPHeader("WWW-Authenticate"): #"Basic realm="cache""#]
+                return HTTPResponse(statusCode: .unauthorized, headers: headers)
             }
             state.withLock { $0.files[request.path] = body }
             return HTTPResponse(statusCode: .created)

@@ -225,7 +225,8 @@ struct RemoteCacheTests {
             let environment = ["STEPWISE_CACHE_USER": "ci", "STEPWISE_CACHE_PASSWORD": password]
             let configuration = try #require(
                 try RemoteCache.Configuration.resolve(
-                    url: "http://127.0.0.1:\(server.port)/cache", readOnly: false, environment: environment))
+                    url: "http://127.0.0.1:\(server.port)/cache", readOnly: false, environment: environment,
+                    timeout: FakeCacheServer.patience))
             let cache = RemoteCache(configuration)
             let refused = await cache.store(key: Self.key, record: Self.record)
             guard case .refused = refused else {
