@@ -115,7 +115,7 @@ struct TranslationTests {
             for (tutorial, xliff) in try await desk.export(language: language) {
                 let file = sandbox.root.appendingPathComponent("\(tutorial).\(language).xlf").path
                 try xliff.write(toFile: file, atomically: true, encoding: .utf8)
-                let result = try await desk.importXLIFF(file)
+                let result = try await desk.importTranslation(file)
                 #expect(result.changed == 0 && result.confirmed == 0)
             }
         }
@@ -136,7 +136,7 @@ struct TranslationTests {
             xliff, unit: "hello.greeter", from: "złożyć powitanie", to: "złożyć powitanie ze słowa i imienia")
         let file = sandbox.root.appendingPathComponent("greeting.pl.xlf").path
         try xliff.write(toFile: file, atomically: true, encoding: .utf8)
-        let result = try await desk.importXLIFF(file)
+        let result = try await desk.importTranslation(file)
         #expect(result.changed == 2 && result.confirmed == 2)
         #expect(try await status(sandbox, "pl").stale == 0)
         let polish = try String(contentsOfFile: sandbox.path("pl.xml"), encoding: .utf8)
@@ -208,7 +208,7 @@ struct TranslationTests {
         let file = sandbox.root.appendingPathComponent("greeting.pl.xlf").path
         try xliff.write(toFile: file, atomically: true, encoding: .utf8)
 
-        let result = try await desk.importXLIFF(file)
+        let result = try await desk.importTranslation(file)
         #expect(result.changed == 2)
         let polish = try String(contentsOfFile: sandbox.path("pl.xml"), encoding: .utf8)
         #expect(polish.contains("<em>Greeter</em> pozdrawia każdego.</p>"))
@@ -245,7 +245,7 @@ struct TranslationTests {
         let file = sandbox.root.appendingPathComponent("bad.xlf").path
         try broken.write(toFile: file, atomically: true, encoding: .utf8)
         let before = try snapshot(sandbox.content)
-        let error = try await #require(throws: DiagnosticError.self) { try await desk.importXLIFF(file) }
+        let error = try await #require(throws: DiagnosticError.self) { try await desk.importTranslation(file) }
         #expect(error.first.message.contains(`case`.message), "\(`case`.name): \(error.first.message)")
         let line = try #require(broken.components(separatedBy: "\n").firstIndex { $0.contains(`case`.new) }) + 1
         #expect(error.first.location?.file == file && error.first.location?.line == line, "\(`case`.name)")
@@ -288,7 +288,7 @@ struct TranslationTests {
         let file = sandbox.root.appendingPathComponent("bad.xlf").path
         try broken.write(toFile: file, atomically: true, encoding: .utf8)
         let before = try snapshot(sandbox.content)
-        let error = try await #require(throws: DiagnosticError.self) { try await desk.importXLIFF(file) }
+        let error = try await #require(throws: DiagnosticError.self) { try await desk.importTranslation(file) }
         #expect(error.first.message.contains(`case`.message), "\(`case`.name): \(error.first.message)")
         #expect(error.first.location?.file == file && (error.first.location?.line ?? 0) > 0)
         #expect(try snapshot(sandbox.content) == before, "nothing written")
