@@ -3,7 +3,9 @@ import StepwiseModel
 /// Inline markup as a PO file shows it: Markdown's inline syntax, the convention of
 /// mdbook-i18n-helpers (and so of Comprehensive Rust's translators). Inline code and terms are
 /// code spans (`` `bind` ``), which come back exactly; emphasis is `*…*`, strong text `**…**`,
-/// a link `[text](address)`. A backslash makes `\`, `` ` ``, `*`, `[` and `]` plain text.
+/// a link `[text](address)`. A backslash makes `` ` ``, `*`, `[`, `]` and `\` plain text; the
+/// export writes one only where it is needed (`[` only before a `](`, `]` only in a link's
+/// text), so that text with brackets reads the same in the msgid and the msgstr.
 ///
 /// gettext's own checks (msgfmt, pofilter's printf, brace and XML tag checks) see plain text
 /// here, so a translation may move, add or drop emphasis, and reorder code, without a false
@@ -11,16 +13,38 @@ import StepwiseModel
 enum POMarkup {
     /// `inlines` in the PO file's markup.
     static func text(_ inlines: [Inline]) -> String {
-        inlines.map { inline in
-            switch inline {
-            case .text(let text): escape(text)
-            case .code(let code), .term(let code): span(code)
-            case .emphasis(let inner): "*\(text(inner))*"
-            case .strong(let inner): "**\(text(inner))**"
-            case .link(let href, let inner):
-                "[\(text(inner))](\(String(href.flatMap { "\\()".contains($0) ? ["\\", $0] : [$0] })))"
+        let pieces = markup(inlines, inLink: false)
+        // A `[` of the text is escaped only where a `](` follows it, which would make it a link's start.
+        var result = ""
+        for (index, piece) in pieces.enumerated() {
+            switch piece {
+            case .written(let text): result += text
+            case .bracket:
+                let rest = pieces[(index + 1)...].map { if case .written(let text) = $0 { text } else { "[" } }
+                result += rest.joined().contains("](") ? "\\[" : "["
             }
-        }.joined()
+        }
+        return result
+    }
+
+    /// Written markup, and the text's `[`, escaped or not depending on what follows.
+    private enum Piece {
+        case written(String)
+        case bracket
+    }
+
+    private static func markup(_ inlines: [Inline], inLink: Bool) -> [Piece] {
+        inlines.flatMap { inline -> [Piece] in
+            switch inline {
+            case .text(let text): return escape(text, inLink: inLink)
+            case .code(let code), .term(let code): return [.written(span(code))]
+            case .emphasis(let inner): return [.written("*")] + markup(inner, inLink: inLink) + [.written("*")]
+            case .strong(let inner): return [.written("**")] + markup(inner, inLink: inLink) + [.written("**")]
+            case .link(let href, let inner):
+                let address = String(href.flatMap { "\\()".contains($0) ? ["\\", $0] : [$0] })
+                return [.written("[")] + markup(inner, inLink: true) + [.written("](\(address))")]
+            }
+        }
     }
 
     /// The inlines of `text`, the markup of a translation; a code span is a term when `terms`
@@ -38,8 +62,24 @@ enum POMarkup {
         }
     }
 
-    private static func escape(_ text: String) -> String {
-        String(text.flatMap { "\\`*[]".contains($0) ? ["\\", $0] : [$0] })
+    /// `text` with a backslash before each `` ` `` and `*`, before `]` in a link's text, and
+    /// before a `\` that a punctuation mark follows or that ends the text; each `[` apart.
+    private static func escape(_ text: String, inLink: Bool) -> [Piece] {
+        var result: [Piece] = []
+        var written = ""
+        for (index, character) in zip(text.indices, text) {
+            let next = text.index(after: index) < text.endIndex ? text[text.index(after: index)] : nil
+            switch character {
+            case "`", "*": written += "\\" + String(character)
+            case "]" where inLink: written += "\\]"
+            case "\\" where next?.isPunctuationOrSymbolASCII ?? true: written += "\\\\"
+            case "[":
+                result += [.written(written), .bracket]
+                written = ""
+            default: written.append(character)
+            }
+        }
+        return result + [.written(written)]
     }
 
     /// A code span: fenced by one backtick more than the longest run inside, and padded with a
@@ -107,10 +147,16 @@ enum POMarkup {
                     let inner = try inlines(until: strong ? "**" : "*")
                     result.append(strong ? .strong(inner) : .emphasis(inner))
                 case "[":
-                    flush()
+                    // A link when a `](address)` closes it; else a plain `[`.
+                    let start = index
                     index += 1
-                    let inner = try inlines(until: "]")
-                    result.append(.link(href: try address(), inner))
+                    if let inner = try? inlines(until: "]"), let href = try? address() {
+                        flush()
+                        result.append(.link(href: href, inner))
+                    } else {
+                        index = start + 1
+                        text.append("[")
+                    }
                 default:
                     text.append(character)
                     index += 1

@@ -100,10 +100,16 @@ struct GettextTests {
         let text = POMarkup.text(inlines)
         #expect(
             text
-                == #"Use ``a`b`` and `Core Data`, \*not\* \[this\] \\ *once **only*** [here](https://example.com/a_\(b\))."#
+                == #"Use ``a`b`` and `Core Data`, \*not\* \[this] \ *once **only*** [here](https://example.com/a_\(b\))."#
         )
         let location = SourceLocation(file: "x.po", line: 9, column: 1)
         #expect(try POMarkup.inlines(text, terms: ["Core Data"], codes: [], at: location) == inlines)
+        // Brackets that start no link are written as they are, and read back as text.
+        #expect(POMarkup.text([.text("see [1], [2] and \\d")]) == "see [1], [2] and \\d")
+        #expect(
+            try POMarkup.inlines("see [1], [2] and \\d", terms: [], codes: [], at: location) == [
+                .text("see [1], [2] and \\d")
+            ])
         let error = try #require(throws: DiagnosticError.self) {
             try POMarkup.inlines("a *b c", terms: [], codes: [], at: location)
         }
