@@ -159,6 +159,12 @@ public struct TranslationWorkflow: Sendable {
         }
         var imported: XLIFFImport.Document
         var catalog: GettextCatalog?
+        if path.hasSuffix(".pot") {
+            throw DiagnosticError(
+                .error(
+                    "a .pot is the template, with no translations; import the .po that `export --format po` wrote",
+                    at: SourceLocation(file: path, line: 1)))
+        }
         if path.hasSuffix(".po") {
             guard let text = String(data: contents, encoding: .utf8) else {
                 throw DiagnosticError(.error("the file is not UTF-8", at: SourceLocation(file: path, line: 1)))

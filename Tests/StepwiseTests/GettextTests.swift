@@ -289,6 +289,17 @@ struct GettextTests {
         #expect(try snapshot(sandbox.content) == before, "nothing written (\(`case`.name))")
     }
 
+    @Test func theTemplateIsNotImported() async throws {
+        let sandbox = try await Sandbox.translated()
+        let desk = TranslationWorkflow(content: sandbox.content.path)
+        let template = try #require(try await desk.exportPO(language: "pl").first?.template)
+        let file = sandbox.root.appendingPathComponent("greeting.pot").path
+        try template.write(toFile: file, atomically: true, encoding: .utf8)
+        let error = try await #require(throws: DiagnosticError.self) { try await desk.importTranslation(file) }
+        #expect(error.first.message.contains("a .pot is the template"))
+        #expect(error.first.location == SourceLocation(file: file, line: 1))
+    }
+
     /// `text` with its one `old` replaced by `new`.
     private func replace(_ text: String, _ old: String, _ new: String) throws -> String {
         #expect(text.components(separatedBy: old).count == 2, "'\(old)' once in the file")
