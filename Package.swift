@@ -18,7 +18,7 @@ import PackageDescription
 //   StepwiseTemplates  the Mustache templates of the codebase and the site
 //
 // StepwiseParse is the one module that touches libxml2, reading and writing. Stepwise runs
-// the stages in order (Pipeline). The translators' tools (status, confirm, XLIFF export and
+// the stages in order (Pipeline). The translators' tools (status, confirm, XLIFF and PO export and
 // import) are StepwiseTranslationTools, out of the pipeline's way.
 //
 // Above them: StepwisePreview is the live preview behind `build-docs serve`, an HTTP server

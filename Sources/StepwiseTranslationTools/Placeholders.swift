@@ -53,6 +53,10 @@ struct Placeholders {
     /// Ids of the source's codes by their data, in order of use.
     private var available: [String: [String]]
     private let prefix: String
+    /// Whether only the codes given are numbered: a code used once more than given repeats its
+    /// last id, and a code not given keeps its data as its id (neither is a code of the unit).
+    private var onlyGiven = false
+    private var lastGiven: [String: String] = [:]
 
     /// Numbers the codes of the source segment.
     init() {
@@ -60,11 +64,21 @@ struct Placeholders {
         prefix = ""
     }
 
+    /// Numbers the codes of text that may hold only `codes` (a source's and its translation's,
+    /// numbered), each at most as often as given, so that checking the ids finds a code used
+    /// twice or one that is not the unit's.
+    init(only codes: [[Content]]) {
+        self.init(matching: codes.flatMap { $0 })
+        onlyGiven = true
+    }
+
     /// Numbers the codes of a translation the way `source` numbered its own: the same code gets
     /// the same id; a code the source does not have gets an id of its own (`t1`, `t2`, …).
     init(matching source: [Content]) {
         var ids: [String: [String]] = [:]
-        for code in Content.codes(in: source) { ids[code.data.joined(), default: []].append(code.id) }
+        for code in Content.codes(in: source) where !(ids[code.data.joined()]?.contains(code.id) ?? false) {
+            ids[code.data.joined(), default: []].append(code.id)
+        }
         available = ids
         prefix = "t"
     }
@@ -104,8 +118,10 @@ struct Placeholders {
         if var ids = available[data], !ids.isEmpty {
             let id = ids.removeFirst()
             available[data] = ids
+            lastGiven[data] = id
             return id
         }
+        if onlyGiven { return lastGiven[data] ?? data }
         next += 1
         return prefix + String(next)
     }

@@ -8,9 +8,9 @@ import StepwiseParse
 import StepwiseSyntax
 
 /// The translators' side of Stepwise: where each translation stands, confirming segments,
-/// and the XLIFF round trip through CAT tools. The tutorials come from the pipeline's first
-/// stages (`Pipeline.audit`), as a build sees them. Edits go into `Content/`, all files or
-/// none, each checked against the schema before anything is written.
+/// and the round trip through CAT tools (XLIFF) and gettext tools (PO). The tutorials come
+/// from the pipeline's first stages (`Pipeline.audit`), as a build sees them. Edits go into
+/// `Content/`, all files or none, each checked against the schema before anything is written.
 public struct TranslationWorkflow: Sendable {
     /// Where the pipeline reads: the content folder, and listings parsed by earlier builds.
     public var options: BuildOptions
@@ -93,9 +93,34 @@ public struct TranslationWorkflow: Sendable {
     public func export(language: String, tutorials ids: [String]? = nil) async throws -> [(
         tutorial: String, xliff: String
     )] {
+        let memo = ParseMemo(file: options.parseMemo)
+        return try await translations(into: language, of: ids, memo: memo).map { tutorial, document in
+            (tutorial.id, XLIFFExport.document(of: tutorial, language: language, translation: document, memo: memo))
+        }
+    }
+
+    /// The gettext PO catalog for `language` of each tutorial not written in it (or of each of
+    /// `tutorials`), and its template (POT), by tutorial id.
+    public func exportPO(language: String, tutorials ids: [String]? = nil) async throws -> [(
+        tutorial: String, po: String, template: String
+    )] {
+        let memo = ParseMemo(file: options.parseMemo)
+        return try await translations(into: language, of: ids, memo: memo).map { tutorial, document in
+            (
+                tutorial.id,
+                POExport.catalog(of: tutorial, language: language, translation: document, memo: memo).serialized,
+                POExport.catalog(of: tutorial, language: nil, translation: nil, memo: memo).serialized
+            )
+        }
+    }
+
+    /// The tutorials to export into `language` (those named in `ids`, or every one not written
+    /// in it) with their translation into it, where it exists.
+    private func translations(into language: String, of ids: [String]?, memo: ParseMemo) async throws -> [(
+        Tutorial, TutorialDocument?
+    )] {
         let loader = ContentLoader(contentDirectory: content)
         // Asked for every tutorial, the ones written in `language` have nothing to translate.
-        let memo = ParseMemo(file: options.parseMemo)
         let tutorials = try await audited(ids, memo: memo).map(\.tutorial).filter {
             ids != nil || $0.manifest.sourceLanguage != language
         }
@@ -106,10 +131,8 @@ public struct TranslationWorkflow: Sendable {
                         "'\(language)' is the source language of \(tutorial.id); export a translation",
                         at: SourceLocation(file: tutorial.manifest.file, line: 1)))
             }
-            let document =
-                try tutorial.documents[language] ?? loader.document(language: language, of: tutorial.manifest)
             return (
-                tutorial.id, XLIFFExport.document(of: tutorial, language: language, translation: document, memo: memo)
+                tutorial, try tutorial.documents[language] ?? loader.document(language: language, of: tutorial.manifest)
             )
         }
     }
@@ -124,43 +147,64 @@ public struct TranslationWorkflow: Sendable {
         public var confirmed: Int
     }
 
-    /// Merges the translated XLIFF file at `path` into its tutorial's translation. The result
-    /// must still follow the schema and keep the source's code token for token; otherwise
-    /// nothing is written.
-    public func importXLIFF(_ path: String) async throws -> ImportResult {
+    /// Merges the translated file at `path` into its tutorial's translation: gettext PO when
+    /// its name ends in `.po`, XLIFF 2.0 otherwise. The result must still follow the schema and
+    /// keep the source's code token for token; otherwise nothing is written.
+    public func importTranslation(_ path: String) async throws -> ImportResult {
         let contents: Data
         do {
             contents = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw DiagnosticError(.error("cannot read the file", at: SourceLocation(file: path, line: 1)))
         }
-        let xliff = try XLIFFImport.read(file: path, contents: contents)
-        let loader = ContentLoader(contentDirectory: content)
-        guard try loader.tutorialIDs().contains(xliff.tutorialID) else {
+        var imported: XLIFFImport.Document
+        var catalog: GettextCatalog?
+        if path.hasSuffix(".pot") {
             throw DiagnosticError(
-                .error("no tutorial '\(xliff.tutorialID)' in \(content)", at: xliff.tutorialLocation))
+                .error(
+                    "a .pot is the template, with no translations; import the .po that `export --format po` wrote",
+                    at: SourceLocation(file: path, line: 1)))
+        }
+        if path.hasSuffix(".po") {
+            guard let text = String(data: contents, encoding: .utf8) else {
+                throw DiagnosticError(.error("the file is not UTF-8", at: SourceLocation(file: path, line: 1)))
+            }
+            (imported, catalog) = try POImport.read(file: path, text: text)
+        } else {
+            imported = try XLIFFImport.read(file: path, contents: contents)
+        }
+        let loader = ContentLoader(contentDirectory: content)
+        guard try loader.tutorialIDs().contains(imported.tutorialID) else {
+            throw DiagnosticError(
+                .error("no tutorial '\(imported.tutorialID)' in \(content)", at: imported.tutorialLocation))
         }
         let memo = ParseMemo(file: options.parseMemo)
-        let audited = try await audited([xliff.tutorialID], memo: memo)[0]
+        let audited = try await audited([imported.tutorialID], memo: memo)[0]
         let tutorial = audited.tutorial
         let manifest = tutorial.manifest
-        guard xliff.sourceLanguage == manifest.sourceLanguage else {
+        let names = imported.languageNames
+        guard imported.sourceLanguage == manifest.sourceLanguage else {
             throw DiagnosticError(
                 .error(
-                    "srcLang is '\(xliff.sourceLanguage)' but \(tutorial.id) is written in '\(manifest.sourceLanguage)'",
-                    at: SourceLocation(file: path, line: 2)))
+                    "\(names.source) is '\(imported.sourceLanguage)' but \(tutorial.id) is written in '\(manifest.sourceLanguage)'",
+                    at: imported.languageLocations.source))
         }
-        guard let language = xliff.targetLanguage, manifest.translations.contains(language) else {
+        guard let language = imported.targetLanguage, manifest.translations.contains(language) else {
             throw DiagnosticError(
                 .error(
-                    "trgLang '\(xliff.targetLanguage ?? "")' is not a translation of \(tutorial.id) (its translations: \(manifest.translations.joined(separator: ", ")))",
-                    at: SourceLocation(file: path, line: 2)))
+                    "\(names.target) '\(imported.targetLanguage ?? "")' is not a translation of \(tutorial.id) (its translations: \(manifest.translations.joined(separator: ", ")))",
+                    at: imported.languageLocations.target))
         }
         let document = tutorial.documents[language]!
         let text = try String(contentsOfFile: document.file, encoding: .utf8)
         let source = DocumentSegments(tutorial.source, memo: memo)
+        if let catalog {
+            imported.units = try POImport.units(
+                of: catalog, aligned: XLIFFImport.aligned(document, in: tutorial, source: source, memo: memo),
+                memo: memo)
+        }
         let merge = try XLIFFImport.merge(
-            xliff, into: tutorial, source: source, language: language, translation: document, text: text, memo: memo)
+            imported, into: tutorial, source: source, language: language, translation: document, text: text, memo: memo)
         var updated = tutorial
         updated.documents[language] = try ContentLoader.document(
             merge.text, file: document.file, language: language, manifest: manifest)

@@ -1,4 +1,3 @@
-import Foundation
 import StepwiseAudit
 import StepwiseModel
 import StepwiseParse
@@ -44,9 +43,7 @@ public enum XLIFFExport {
         unit.set("type", "stepwise:\(status.kind.rawValue)")
         let notes = unit.child("notes")
         note(notes, Self.hashCategory, source.text.hash)
-        note(
-            notes, "location",
-            "\(tutorialID)/\((source.text.location.file as NSString).lastPathComponent):\(source.text.location.line)")
+        note(notes, "location", ExportedSegment.reference(source, tutorialID: tutorialID))
         if let comment = source.note { note(notes, "its:locNote", comment) }
         if status.state == .stale, let previous = status.previousSource {
             note(
@@ -58,9 +55,7 @@ public enum XLIFFExport {
         if let listing = source.listing {
             // A string literal's spaces and line breaks are the program's: tools must keep them.
             unit.preserveSpace()
-            let pieces = ListingText(listing, memo: memo).pieces
-            let translated = aligned.translation?.listing.map { ListingText($0, memo: memo).pieces }
-            let targets = status.state == .missing || translated?.map(\.kind) != pieces.map(\.kind) ? nil : translated
+            let (pieces, targets) = ExportedSegment.listing(aligned, source: listing, memo: memo)
             for (index, piece) in pieces.enumerated() {
                 let segment = unit.child("segment")
                 segment.set("id", "s\(index + 1)")
@@ -70,11 +65,7 @@ public enum XLIFFExport {
             }
             return
         }
-        var numbering = Placeholders()
-        let sourcePieces = numbering.pieces(source.inlines ?? [])
-        var targetNumbering = Placeholders(matching: sourcePieces)
-        let targetPieces =
-            status.state == .missing ? nil : aligned.translation?.inlines.map { targetNumbering.pieces($0) }
+        let (sourcePieces, targetPieces) = ExportedSegment.prose(aligned, source: source)
         let data = originalData(sourcePieces + (targetPieces ?? []))
         if !data.isEmpty {
             let original = unit.child("originalData")
@@ -97,7 +88,7 @@ public enum XLIFFExport {
 
     /// The original data of every code, by data id (`d1` for the code with id `1`, `d1s`/`d1e`
     /// for a paired code's start and end), each code once.
-    private static func originalData(_ pieces: [Placeholders.Content]) -> [(String, String)] {
+    static func originalData(_ pieces: [Placeholders.Content]) -> [(String, String)] {
         var seen = Set<String>()
         return Placeholders.Content.codes(in: pieces).filter { seen.insert($0.id).inserted }.flatMap { code in
             zip(Placeholders.Content.dataIDs(of: code.id, paired: code.data.count == 2), code.data).map { ($0, $1) }

@@ -121,6 +121,7 @@ extension XLIFFImport {
         let location = unit.segments.first?.location ?? unit.location
         let required = Set(unit.segments.flatMap { requiredIDs($0.source) })
         var used: [String] = []
+        func name(_ id: String) -> String { unit.codeNames[id] ?? id }
         func fail(_ message: String) -> DiagnosticError {
             DiagnosticError(.error("unit '\(unit.id)': \(message)", at: location))
         }
@@ -131,9 +132,9 @@ extension XLIFFImport {
             let sent = names.compactMap { unit.data[$0] }
             guard refs == names, let data = sourceCodes[id] ?? (id.hasPrefix("t") ? sent : nil),
                 data.count == names.count
-            else { throw fail("\(kind) '\(id)' is broken: it does not refer to a code of this unit") }
+            else { throw fail("\(kind) '\(name(id))' is broken: it does not refer to a code of this unit") }
             if !sent.isEmpty, sent != data {
-                throw fail("the code of \(kind) '\(id)' was changed; codes must come back untouched")
+                throw fail("the code of \(kind) '\(name(id))' was changed; codes must come back untouched")
             }
             return data
         }
@@ -143,7 +144,7 @@ extension XLIFFImport {
                 switch piece {
                 case .text(let text): result += InlineMarkup.escape(text)
                 case .placeholder(let id, let dataRef, _):
-                    guard !id.hasPrefix("<") else { throw fail("\(id) is not a code Stepwise exported") }
+                    guard !id.hasPrefix("<") else { throw fail("\(name(id)) is not a code Stepwise exported") }
                     used.append(id)
                     let code = try data(of: id, refs: [dataRef], kind: "placeholder")[0]
                     let parsed = try InlineMarkupReader.inlines(code, at: location)
@@ -161,10 +162,10 @@ extension XLIFFImport {
         }
         let text = try markup(target)
         if let repeated = Dictionary(grouping: used, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
-            throw fail("code '\(repeated)' appears twice in the target")
+            throw fail("code '\(name(repeated))' appears twice in the target")
         }
         if let missing = required.sorted().first(where: { !used.contains($0) }) {
-            throw fail("code '\(missing)' is missing from the target; every code must come back")
+            throw fail("code '\(name(missing))' is missing from the target; every code must come back")
         }
         do {
             return try InlineMarkupReader.inlines(text, at: location)

@@ -10,9 +10,7 @@ extension XLIFFImport {
         _ xliff: Document, into tutorial: Tutorial, source: DocumentSegments, language: String,
         translation: TutorialDocument, text: String, memo: ParseMemo? = nil
     ) throws(DiagnosticError) -> Merge {
-        let aligned = Dictionary(
-            TranslationAudit.align(translation, in: tutorial, source: source, memo: memo).map { ($0.status.id, $0) },
-            uniquingKeysWith: { a, _ in a })
+        let aligned = Self.aligned(translation, in: tutorial, source: source, memo: memo)
         var editor = DocumentEditor(file: translation.file, text: text)
         var problems: [Diagnostic] = []
         var changed = 0
@@ -44,6 +42,15 @@ extension XLIFFImport {
         if !problems.isEmpty { throw DiagnosticError(problems) }
         return Merge(
             tutorialID: tutorial.id, language: language, text: editor.result, changed: changed, confirmed: confirmed)
+    }
+
+    /// The segments of `translation` aligned with the source's, by segment id.
+    static func aligned(
+        _ translation: TutorialDocument, in tutorial: Tutorial, source: DocumentSegments, memo: ParseMemo?
+    ) -> [String: TranslationAudit.AlignedSegment] {
+        Dictionary(
+            TranslationAudit.align(translation, in: tutorial, source: source, memo: memo).map { ($0.status.id, $0) },
+            uniquingKeysWith: { a, _ in a })
     }
 
     /// Writes `unit`'s `targets` over the translation's segment `current` in `editor`: a

@@ -15,6 +15,7 @@ extension XLIFFImport {
         }
         return Document(
             file: file, sourceLanguage: root.attribute("srcLang")!, targetLanguage: root.attribute("trgLang"),
+            languageLocations: (root.location(ofAttribute: "srcLang"), root.location(ofAttribute: "trgLang")),
             tutorialID: fileElement.attribute("id")!, tutorialLocation: fileElement.location(ofAttribute: "id"),
             units: units(
                 in: fileElement,

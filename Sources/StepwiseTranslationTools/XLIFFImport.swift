@@ -20,17 +20,21 @@ public enum XLIFFImport {
         public var confirmed: Set<String>
     }
 
-    /// An XLIFF file as read: languages, the file's id and the units.
+    /// A translated file as read, XLIFF or PO: languages, the tutorial's id and the units.
     public struct Document: Sendable {
-        /// The XLIFF file.
+        /// The file.
         public var file: String
-        /// `srcLang`.
+        /// `srcLang` (PO: `X-Source-Language`).
         public var sourceLanguage: String
-        /// `trgLang`.
+        /// `trgLang` (PO: `Language`).
         public var targetLanguage: String?
-        /// The `<file>`'s id: the tutorial.
+        /// The names the file gives the source and target languages, for messages.
+        public var languageNames = (source: "srcLang", target: "trgLang")
+        /// Where the file names the source and the target language.
+        public var languageLocations: (source: SourceLocation, target: SourceLocation)
+        /// The `<file>`'s id (PO: `X-Stepwise-Tutorial`): the tutorial.
         public var tutorialID: String
-        /// Where the `<file>` names it.
+        /// Where the file names it.
         public var tutorialLocation: SourceLocation
         var units: [Unit]
     }
@@ -41,6 +45,8 @@ public enum XLIFFImport {
         var hash: String?
         var data: [String: String]
         var segments: [Segment]
+        /// How the file shows a code, by id, where that is not the id (PO shows the code itself).
+        var codeNames: [String: String] = [:]
     }
 
     struct Segment: Sendable {

@@ -19,15 +19,18 @@ or Polish of every tutorial (and German, the other translation of promises), thi
 
 then restores Content/ and Output/Codebase with git, and Output/site and Output/report.json as
 they were. It changes Content/ in place, so it
-refuses to start when Content/ or Output/Codebase has uncommitted changes.
+refuses to start when Content/ or Output/Codebase has uncommitted changes. With --keep-content,
+a run that passes leaves its imports in Content/ and builds nothing: `po_gettext.py
+--after-xliff` imports on top of them, builds both formats' imports at once and restores.
 
 Run from anywhere, with translate-toolkit and lxml installed (`.ci/run` makes the venv):
-    python Tests/Interop/xliff_translate_toolkit.py [--build-docs PATH] [--no-build]
+    python Tests/Interop/xliff_translate_toolkit.py [--build-docs PATH] [--no-build] [--keep-content]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import os
 import re
@@ -250,25 +253,76 @@ def check_refused(build_docs: str, path: Path, unit_id: str, code: str, how: str
     return message.removeprefix(str(path.parent) + "/")
 
 
-def check_import(before: list, after: list, file: str) -> None:
+def check_import(before: list, after: list, file: str, edits: tuple = (PLAIN, RICH, LISTING)) -> None:
+    """Exactly three blocks changed, each holding one of the `edits` markers (plain, rich,
+    listing): the listing's code only in its comment, the paragraphs' codes as they were."""
+    plain, rich, listing = edits
     check(len(before) == len(after), f"{file}: the import added or removed blocks")
     changed = [(old, new) for old, new in zip(before, after) if markup(old) != markup(new)]
-    markers = sorted(m for _, new in changed for m in (PLAIN, RICH, LISTING) if m in markup(new))
+    markers = sorted(m for _, new in changed for m in edits if m in markup(new))
     check(
-        len(changed) == 3 and markers == sorted([PLAIN, RICH, LISTING]),
+        len(changed) == 3 and markers == sorted(edits),
         f"{file}: {len(changed)} blocks changed, not exactly the three edited ones:\n"
         + "\n".join(markup(new)[:200] for _, new in changed),
     )
     for old, new in changed:
         text = markup(new)
-        if LISTING in text:
+        if listing in text:
             # The listing: its code is the old code with the one comment changed.
             old_code, new_code = old.text, new.text
-            stripped = new_code.replace(f" {LISTING}", "", 1)
+            stripped = new_code.replace(f" {listing}", "", 1)
             check(stripped == old_code, f"{file}: listing '{new.get('id')}' changed beyond its comment")
         else:
             check(codes(old) == codes(new), f"{file}: the codes of a paragraph changed: {codes(new)}")
-            check(text.count(PLAIN) + text.count(RICH) == 1, f"{file}: an edit landed twice")
+            check(text.count(plain) + text.count(rich) == 1, f"{file}: an edit landed twice")
+
+
+def import_three_edits(build_docs: str, saved: Path, content: Path, edits: tuple = (PLAIN, RICH, LISTING)) -> None:
+    """Imports `saved` and checks that exactly its three edits changed `content`, and no other
+    file of Content/ changed (but the source memory, which may record hashes)."""
+    before = blocks(content)
+    unchanged = {
+        path: path.read_bytes() for path in (REPO / "Content").rglob("*")
+        if path.is_file() and path != content and path.name != "source-memory.json"
+    }
+    result = run(build_docs, "import", str(saved))
+    check(result.returncode == 0, f"import of {saved.name} failed:\n{result.stderr}")
+    check("3 segments changed" in result.stdout, f"{saved.name}: {result.stdout.strip()}")
+    check_import(before, blocks(content), saved.name, edits)
+    touched = [str(p.relative_to(REPO)) for p, data in unchanged.items() if p.read_bytes() != data]
+    check(not touched, f"{saved.name}: import changed other files: {touched}")
+
+
+def default_build_docs() -> str:
+    """The build-docs that `swift build` made."""
+    folder = subprocess.run(["swift", "build", "--show-bin-path"], cwd=REPO, check=True, capture_output=True, text=True)
+    return str(Path(folder.stdout.strip()) / "build-docs")
+
+
+@contextlib.contextmanager
+def content_restored(keep=lambda: False):
+    """Output/site and Output/report.json put aside; afterwards, Content/ and Output/Codebase
+    restored with git (unless `keep()` says the imports stay for the next script), what a build
+    wrote to Output/site and Output/report.json removed, and the two put back."""
+    kept = Path(tempfile.mkdtemp(prefix="stepwise-interop-output-"))
+    for name in ("site", "report.json"):
+        if (REPO / "Output" / name).exists():
+            shutil.move(str(REPO / "Output" / name), str(kept / name))
+    try:
+        yield
+    finally:
+        if not keep():
+            git("checkout", "--", "Content", "Output/Codebase")
+            git("clean", "-fdq", "--", "Content", "Output/Codebase")
+        for name in ("site", "report.json"):
+            path = REPO / "Output" / name
+            if path.is_dir():
+                shutil.rmtree(path)
+            elif path.exists():
+                path.unlink()
+            if (kept / name).exists():
+                shutil.move(str(kept / name), str(path))
+        shutil.rmtree(kept, ignore_errors=True)
 
 
 def main() -> int:
@@ -279,14 +333,16 @@ def main() -> int:
         help="the folder with OASIS's xliff_core_2.0.xsd (default: ../shared/xliff, or $XLIFF_SCHEMAS)",
     )
     parser.add_argument("--no-build", action="store_true", help="skip the full build after the imports")
+    parser.add_argument(
+        "--keep-content", action="store_true",
+        help="when it passes, leave the imports in Content/ and build nothing (for po_gettext.py --after-xliff)",
+    )
     options = parser.parse_args()
     schemas = Path(options.schemas)
     if not (schemas / "xliff_core_2.0.xsd").exists():
         print(f"error: no xliff_core_2.0.xsd in {schemas}", file=sys.stderr)
         return 2
-    build_docs = options.build_docs or str(
-        Path(subprocess.run(["swift", "build", "--show-bin-path"], cwd=REPO, check=True, capture_output=True,
-                            text=True).stdout.strip()) / "build-docs")
+    build_docs = options.build_docs or default_build_docs()
     if git("status", "--porcelain", "--", "Content", "Output/Codebase"):
         print("error: Content/ or Output/Codebase has uncommitted changes; this script edits them", file=sys.stderr)
         return 2
@@ -294,92 +350,71 @@ def main() -> int:
     print(f"translate-toolkit {version('translate-toolkit')}, lxml {version('lxml')}")
     schema = xsd(schemas)
     started = time.monotonic()
-    # A CI job that is stopped still restores Content/ (the `finally` below).
+    # A CI job that is stopped still restores Content/ (content_restored).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    kept = Path(tempfile.mkdtemp(prefix="stepwise-interop-output-"))
-    for name in ("site", "report.json"):
-        if (REPO / "Output" / name).exists():
-            shutil.move(str(REPO / "Output" / name), str(kept / name))
-    try:
-        with tempfile.TemporaryDirectory(prefix="stepwise-interop-") as folder:
-            work = Path(folder)
-            exports = work / "export"
-            for language in sorted({language for _, language in TRANSLATIONS}):
-                result = run(build_docs, "export", "--lang", language, "--output", str(exports))
-                check(result.returncode == 0, f"export --lang {language} failed:\n{result.stderr}")
-            files = sorted((exports / "xliff").glob("*.xlf"))
-            for path in files:
-                validate(schema, etree.parse(str(path)), path.name)
-            print(f"✓ {len(files)} exports validate against xliff_core_2.0.xsd: {', '.join(p.name for p in files)}")
+    keep = False  # set only when the run passed with --keep-content
+    with content_restored(lambda: keep):
+        try:
+            with tempfile.TemporaryDirectory(prefix="stepwise-interop-") as folder:
+                work = Path(folder)
+                exports = work / "export"
+                for language in sorted({language for _, language in TRANSLATIONS}):
+                    result = run(build_docs, "export", "--lang", language, "--output", str(exports))
+                    check(result.returncode == 0, f"export --lang {language} failed:\n{result.stderr}")
+                files = sorted((exports / "xliff").glob("*.xlf"))
+                for path in files:
+                    validate(schema, etree.parse(str(path)), path.name)
+                print(f"✓ {len(files)} exports validate against xliff_core_2.0.xsd: {', '.join(p.name for p in files)}")
 
-            # The tool deletes, then (another file) duplicates a placeholder, next to a good edit:
-            # refused, naming the unit and line, and nothing written (Content/ is still clean).
-            refusals = {}
-            for tutorial, language in TRANSLATIONS:
-                exported = exports / "xliff" / f"{tutorial}.{language}.xlf"
-                source_text = (REPO / "Content" / tutorial / f"{source_language(tutorial)}.xml").read_text("utf-8")
-                for how in ("delete", "duplicate"):
+                # The tool deletes, then (another file) duplicates a placeholder, next to a good edit:
+                # refused, naming the unit and line, and nothing written (Content/ is still clean).
+                refusals = {}
+                for tutorial, language in TRANSLATIONS:
+                    exported = exports / "xliff" / f"{tutorial}.{language}.xlf"
+                    source_text = (REPO / "Content" / tutorial / f"{source_language(tutorial)}.xml").read_text("utf-8")
+                    for how in ("delete", "duplicate"):
+                        store = xliff2.Xliff2File.parsefile(str(exported))
+                        unit_id, code = break_placeholders(store, source_text, how)
+                        broken = work / f"{tutorial}.{language}.{how}.xlf"
+                        broken.write_bytes(bytes(store))
+                        refusals.setdefault((tutorial, language), []).append(
+                            check_refused(build_docs, broken, unit_id, code, how))
+
+                # The three good edits, imported.
+                for tutorial, language in TRANSLATIONS:
+                    name = f"{tutorial}.{language}.xlf"
+                    exported = exports / "xliff" / name
+                    source_text = (REPO / "Content" / tutorial / f"{source_language(tutorial)}.xml").read_text("utf-8")
+                    content = REPO / "Content" / tutorial / f"{language}.xml"
                     store = xliff2.Xliff2File.parsefile(str(exported))
-                    unit_id, code = break_placeholders(store, source_text, how)
-                    broken = work / f"{tutorial}.{language}.{how}.xlf"
-                    broken.write_bytes(bytes(store))
-                    refusals.setdefault((tutorial, language), []).append(
-                        check_refused(build_docs, broken, unit_id, code, how))
+                    edits = translate(store, source_text)
+                    saved = work / name
+                    saved.write_bytes(bytes(store))
+                    on_segments = check_tool_output(schema, saved)
+                    import_three_edits(build_docs, saved, content)
+                    print(
+                        f"✓ {tutorial} {language}: plain {edits['plain']}, rich {edits['rich']}, listing"
+                        f" {edits['listing']}: exactly these 3 segments changed, codes kept"
+                        f" (translate-toolkit put xml:space on {on_segments} <segment>);"
+                        f" refused: {'; '.join(refusals[(tutorial, language)])}"
+                    )
+                memory = [line for line in git("status", "--porcelain", "--", "Content").splitlines()]
+                print(f"  Content/ after the imports: {', '.join(line[3:] for line in memory)}")
 
-            # The three good edits, imported.
-            for tutorial, language in TRANSLATIONS:
-                name = f"{tutorial}.{language}.xlf"
-                exported = exports / "xliff" / name
-                source_text = (REPO / "Content" / tutorial / f"{source_language(tutorial)}.xml").read_text("utf-8")
-                content = REPO / "Content" / tutorial / f"{language}.xml"
-                store = xliff2.Xliff2File.parsefile(str(exported))
-                edits = translate(store, source_text)
-                saved = work / name
-                saved.write_bytes(bytes(store))
-                on_segments = check_tool_output(schema, saved)
-                before = blocks(content)
-                unchanged = {
-                    path: path.read_bytes() for path in (REPO / "Content").rglob("*")
-                    if path.is_file() and path != content and path.name != "source-memory.json"
-                }
-                result = run(build_docs, "import", str(saved))
-                check(result.returncode == 0, f"import of {name} failed:\n{result.stderr}")
-                check("3 segments changed" in result.stdout, f"{name}: {result.stdout.strip()}")
-                check_import(before, blocks(content), name)
-                touched = [str(p.relative_to(REPO)) for p, data in unchanged.items() if p.read_bytes() != data]
-                check(not touched, f"{name}: import changed other files: {touched}")
-                print(
-                    f"✓ {tutorial} {language}: plain {edits['plain']}, rich {edits['rich']}, listing"
-                    f" {edits['listing']}: exactly these 3 segments changed, codes kept"
-                    f" (translate-toolkit put xml:space on {on_segments} <segment>);"
-                    f" refused: {'; '.join(refusals[(tutorial, language)])}"
-                )
-            memory = [line for line in git("status", "--porcelain", "--", "Content").splitlines()]
-            print(f"  Content/ after the imports: {', '.join(line[3:] for line in memory)}")
-
-        if not options.no_build:
-            print("== build-docs over the imported translations")
-            result = subprocess.run([build_docs], cwd=REPO)
-            check(result.returncode == 0, "the full build failed after the imports")
-            print("✓ full build passed")
-        print(f"xliff interop: passed in {time.monotonic() - started:.0f} s")
-        return 0
-    except Failure as failure:
-        print(f"xliff interop: FAILED: {failure}", file=sys.stderr)
-        return 1
-    finally:
-        git("checkout", "--", "Content", "Output/Codebase")
-        git("clean", "-fdq", "--", "Content", "Output/Codebase")
-        for name in ("site", "report.json"):
-            # What the build over the edited content wrote goes; what was there comes back.
-            path = REPO / "Output" / name
-            if path.is_dir():
-                shutil.rmtree(path)
-            elif path.exists():
-                path.unlink()
-            if (kept / name).exists():
-                shutil.move(str(kept / name), str(path))
-        shutil.rmtree(kept, ignore_errors=True)
+            if options.keep_content:
+                print(f"xliff interop: passed in {time.monotonic() - started:.0f} s; the imports stay in Content/")
+                keep = True
+                return 0
+            if not options.no_build:
+                print("== build-docs over the imported translations")
+                result = subprocess.run([build_docs], cwd=REPO)
+                check(result.returncode == 0, "the full build failed after the imports")
+                print("✓ full build passed")
+            print(f"xliff interop: passed in {time.monotonic() - started:.0f} s")
+            return 0
+        except Failure as failure:
+            print(f"xliff interop: FAILED: {failure}", file=sys.stderr)
+            return 1
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import StepwiseParse
 import StepwiseRender
 import StepwiseSyntax
 import StepwiseTangle
+import StepwiseTranslationTools
 
 /// A copy of the fixture content in a temporary folder, to change and load in a test.
 struct Sandbox {
@@ -94,4 +95,49 @@ let templatesFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent(
 extension DiagnosticError {
     /// The first diagnostic's text, for `#expect` messages.
     var first: Diagnostic { diagnostics[0] }
+}
+
+extension Sandbox {
+    /// The fixture with `pl.xml` (a translation of the German source) and every translation confirmed.
+    static func translated() async throws -> Sandbox {
+        let sandbox = try Sandbox()
+        try sandbox.edit(
+            "manifest.xml", replacing: "<title xml:lang=\"fr\">Saluer</title>",
+            with: "<title xml:lang=\"fr\">Saluer</title>\n  <title xml:lang=\"pl\">Pozdrowienia</title>")
+        let polish = try String(contentsOfFile: sandbox.path("de.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "xml:lang=\"de\"", with: "xml:lang=\"pl\"")
+            .replacingOccurrences(
+                of: "Ein kleines Beispiel mit <code>Greeter</code> und",
+                with: "Mały przykład z <code>Greeter</code> i"
+            )
+            .replacingOccurrences(of: "<title>Hallo sagen</title>", with: "<title>Powiedz cześć</title>")
+            .replacingOccurrences(of: "Ein <em>Greeter</em> grüßt.", with: "<em>Greeter</em> pozdrawia.")
+            .replacingOccurrences(of: "// Gruß zusammensetzen", with: "// złożyć powitanie")
+            .replacingOccurrences(of: "<title>Laut sagen</title>", with: "<title>Powiedz głośno</title>")
+            .replacingOccurrences(of: "<p>Jetzt lauter.</p>", with: "<p>Teraz głośniej.</p>")
+        try polish.write(toFile: sandbox.path("pl.xml"), atomically: true, encoding: .utf8)
+        let desk = TranslationWorkflow(content: sandbox.content.path)
+        for language in ["fr", "pl"] {
+            _ = try await desk.confirm(nil, language: language, tutorial: "greeting")
+            // Segments that say the same in both languages (a program's "Hallo") are confirmed by id.
+            let status = try await desk.status()[0].statuses[language]!
+            let copies = status.segments.filter { $0.state == .missing }.map(\.id)
+            _ = try await desk.confirm(Set(copies), language: language, tutorial: "greeting")
+        }
+        return sandbox
+    }
+}
+
+/// Every file under `folder` and its bytes.
+func snapshot(_ folder: URL) throws -> [String: Data] {
+    var files: [String: Data] = [:]
+    let enumerator = FileManager.default.enumerator(atPath: folder.path)!
+    while let path = enumerator.nextObject() as? String {
+        var isDirectory: ObjCBool = false
+        let full = folder.appendingPathComponent(path).path
+        if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
+            files[path] = try Data(contentsOf: URL(fileURLWithPath: full))
+        }
+    }
+    return files
 }

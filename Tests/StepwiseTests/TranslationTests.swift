@@ -9,40 +9,12 @@ import Testing
 /// with a Polish translation added.
 @Suite("Translators' workflow", .serialized)
 struct TranslationTests {
-    /// The fixture with `pl.xml` (a translation of the German source) and every translation confirmed.
-    private func sandbox() async throws -> Sandbox {
-        let sandbox = try Sandbox()
-        try sandbox.edit(
-            "manifest.xml", replacing: "<title xml:lang=\"fr\">Saluer</title>",
-            with: "<title xml:lang=\"fr\">Saluer</title>\n  <title xml:lang=\"pl\">Pozdrowienia</title>")
-        let polish = try String(contentsOfFile: sandbox.path("de.xml"), encoding: .utf8)
-            .replacingOccurrences(of: "xml:lang=\"de\"", with: "xml:lang=\"pl\"")
-            .replacingOccurrences(
-                of: "Ein kleines Beispiel mit <code>Greeter</code> und",
-                with: "Mały przykład z <code>Greeter</code> i"
-            )
-            .replacingOccurrences(of: "<title>Hallo sagen</title>", with: "<title>Powiedz cześć</title>")
-            .replacingOccurrences(of: "Ein <em>Greeter</em> grüßt.", with: "<em>Greeter</em> pozdrawia.")
-            .replacingOccurrences(of: "// Gruß zusammensetzen", with: "// złożyć powitanie")
-            .replacingOccurrences(of: "<title>Laut sagen</title>", with: "<title>Powiedz głośno</title>")
-            .replacingOccurrences(of: "<p>Jetzt lauter.</p>", with: "<p>Teraz głośniej.</p>")
-        try polish.write(toFile: sandbox.path("pl.xml"), atomically: true, encoding: .utf8)
-        let desk = TranslationWorkflow(content: sandbox.content.path)
-        for language in ["fr", "pl"] {
-            _ = try await desk.confirm(nil, language: language, tutorial: "greeting")
-            // Segments that say the same in both languages (a program's "Hallo") are confirmed by id.
-            let copies = try await status(sandbox, language).segments.filter { $0.state == .missing }.map(\.id)
-            _ = try await desk.confirm(Set(copies), language: language, tutorial: "greeting")
-        }
-        return sandbox
-    }
-
     private func status(_ sandbox: Sandbox, _ language: String) async throws -> TranslationStatus {
         try #require(try await TranslationWorkflow(content: sandbox.content.path).status()[0].statuses[language])
     }
 
     @Test func aChangedSourceParagraphMakesItsTranslationsStaleUntilConfirmed() async throws {
-        let sandbox = try await sandbox()
+        let sandbox = try await Sandbox.translated()
         let confirmed = try await status(sandbox, "pl")
         #expect(confirmed.stale == 0 && confirmed.missing == 0 && confirmed.translated == confirmed.total)
         #expect(confirmed.total == 9, "intro, 2 titles, 2 paragraphs, and 4 listings with comments or strings")
@@ -68,7 +40,7 @@ struct TranslationTests {
     }
 
     @Test func statusCountsMissingAndExtraSegmentsAndCopiesOfTheSource() async throws {
-        let sandbox = try await sandbox()
+        let sandbox = try await Sandbox.translated()
         // A new source paragraph: missing in every translation.
         try sandbox.edit(
             "de.xml", replacing: "<p>Jetzt lauter.</p>", with: "<p>Jetzt lauter.</p>\n    <p>Noch lauter.</p>")
@@ -87,7 +59,7 @@ struct TranslationTests {
     }
 
     @Test func aNewLanguageLinkedOutsideContentIsRefusedByTheTools() async throws {
-        let sandbox = try await sandbox()
+        let sandbox = try await Sandbox.translated()
         // A language no manifest names yet, whose file is a link to one outside Content/.
         let outside = sandbox.root.appendingPathComponent("cs.xml")
         let czech = try String(contentsOfFile: sandbox.path("de.xml"), encoding: .utf8)
@@ -110,7 +82,7 @@ struct TranslationTests {
     }
 
     @Test func theToolsSeeTheTutorialsAsTheBuildDoes() async throws {
-        let sandbox = try await sandbox()
+        let sandbox = try await Sandbox.translated()
         // Code in a translation that is not the source's: the build's check refuses it, and so do the tools.
         try sandbox.edit("pl.xml", replacing: "public var name: String", with: "public let name: String")
         var build = BuildOptions()
@@ -130,7 +102,7 @@ struct TranslationTests {
     }
 
     @Test func exportThenImportWithoutChangesLeavesEveryFileByteForByte() async throws {
-        let sandbox = try await sandbox()
+        let sandbox = try await Sandbox.translated()
         // The repository's own tutorials, too: real files with all their formatting.
         let repository = URL(fileURLWithPath: templatesFolder).deletingLastPathComponent()
         try FileManager.default.copyItem(
@@ -143,7 +115,7 @@ struct TranslationTests {
             for (tutorial, xliff) in try await desk.export(language: language) {
                 let file = sandbox.root.appendingPathComponent("\(tutorial).\(language).xlf").path
                 try xliff.write(toFile: file, atomically: true, encoding: .utf8)
-                let result = try await desk.importXLIFF(file)
+                let result = try await desk.importTranslation(file)
                 #expect(result.changed == 0 && result.confirmed == 0)
             }
         }
@@ -151,7 +123,7 @@ struct TranslationTests {
     }
 
     @Test func aGermanEditReachesThePolishPageAndListingThroughXLIFFWhileTheCodeStaysVerified() async throws {
-        let sandbox = try await sandbox()
+        let sandbox = try await Sandbox.translated()
         try sandbox.edit("de.xml", replacing: "Ein <em>Greeter</em> grüßt.", with: "Ein <em>Greeter</em> grüßt jeden.")
         try sandbox.edit(
             "de.xml", replacing: "// Gruß zusammensetzen", with: "// den Gruß aus Wort und Name zusammensetzen")
@@ -164,7 +136,7 @@ struct TranslationTests {
             xliff, unit: "hello.greeter", from: "złożyć powitanie", to: "złożyć powitanie ze słowa i imienia")
         let file = sandbox.root.appendingPathComponent("greeting.pl.xlf").path
         try xliff.write(toFile: file, atomically: true, encoding: .utf8)
-        let result = try await desk.importXLIFF(file)
+        let result = try await desk.importTranslation(file)
         #expect(result.changed == 2 && result.confirmed == 2)
         #expect(try await status(sandbox, "pl").stale == 0)
         let polish = try String(contentsOfFile: sandbox.path("pl.xml"), encoding: .utf8)
@@ -186,7 +158,7 @@ struct TranslationTests {
     }
 
     @Test func aStaleSegmentIsMarkedOnThePageInItsLanguage() async throws {
-        let sandbox = try await sandbox()
+        let sandbox = try await Sandbox.translated()
         try sandbox.edit("de.xml", replacing: "Ein <em>Greeter</em> grüßt.", with: "Ein <em>Greeter</em> grüßt leise.")
         var options = BuildOptions()
         options.content = sandbox.content.path
@@ -207,7 +179,7 @@ struct TranslationTests {
     // MARK: XML's own attributes, as CAT tools write them
 
     @Test func xmlSpaceAndXMLLangWhereCATToolsWriteThemAreAcceptedAndHonoured() async throws {
-        let sandbox = try await sandbox()
+        let sandbox = try await Sandbox.translated()
         let desk = TranslationWorkflow(content: sandbox.content.path)
         var xliff = try #require(try await desk.export(language: "pl", tutorials: ["greeting"]).first?.xliff)
         #expect(
@@ -236,7 +208,7 @@ struct TranslationTests {
         let file = sandbox.root.appendingPathComponent("greeting.pl.xlf").path
         try xliff.write(toFile: file, atomically: true, encoding: .utf8)
 
-        let result = try await desk.importXLIFF(file)
+        let result = try await desk.importTranslation(file)
         #expect(result.changed == 2)
         let polish = try String(contentsOfFile: sandbox.path("pl.xml"), encoding: .utf8)
         #expect(polish.contains("<em>Greeter</em> pozdrawia każdego.</p>"))
@@ -266,14 +238,14 @@ struct TranslationTests {
     func whatTheXLIFFCoreSchemaRefusesIsStillRefusedWithItsLine(
         _ case: (name: String, old: String, new: String, message: String)
     ) async throws {
-        let sandbox = try await sandbox()
+        let sandbox = try await Sandbox.translated()
         let desk = TranslationWorkflow(content: sandbox.content.path)
         let xliff = try #require(try await desk.export(language: "pl").first?.xliff)
         let broken = try edit(xliff, unit: "intro.1", `case`.old, `case`.new)
         let file = sandbox.root.appendingPathComponent("bad.xlf").path
         try broken.write(toFile: file, atomically: true, encoding: .utf8)
         let before = try snapshot(sandbox.content)
-        let error = try await #require(throws: DiagnosticError.self) { try await desk.importXLIFF(file) }
+        let error = try await #require(throws: DiagnosticError.self) { try await desk.importTranslation(file) }
         #expect(error.first.message.contains(`case`.message), "\(`case`.name): \(error.first.message)")
         let line = try #require(broken.components(separatedBy: "\n").firstIndex { $0.contains(`case`.new) }) + 1
         #expect(error.first.location?.file == file && error.first.location?.line == line, "\(`case`.name)")
@@ -308,7 +280,7 @@ struct TranslationTests {
     func badXLIFFIsRefusedNamingTheProblemAndWritesNothing(
         _ case: (name: String, old: String, new: String, message: String)
     ) async throws {
-        let sandbox = try await sandbox()
+        let sandbox = try await Sandbox.translated()
         let desk = TranslationWorkflow(content: sandbox.content.path)
         let xliff = try #require(try await desk.export(language: "pl").first?.xliff)
         let broken = xliff.replacingOccurrences(of: `case`.old, with: `case`.new)
@@ -316,24 +288,10 @@ struct TranslationTests {
         let file = sandbox.root.appendingPathComponent("bad.xlf").path
         try broken.write(toFile: file, atomically: true, encoding: .utf8)
         let before = try snapshot(sandbox.content)
-        let error = try await #require(throws: DiagnosticError.self) { try await desk.importXLIFF(file) }
+        let error = try await #require(throws: DiagnosticError.self) { try await desk.importTranslation(file) }
         #expect(error.first.message.contains(`case`.message), "\(`case`.name): \(error.first.message)")
         #expect(error.first.location?.file == file && (error.first.location?.line ?? 0) > 0)
         #expect(try snapshot(sandbox.content) == before, "nothing written")
-    }
-
-    /// Every file under `folder` and its bytes.
-    private func snapshot(_ folder: URL) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: folder.path)!
-        while let path = enumerator.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            let full = folder.appendingPathComponent(path).path
-            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files[path] = try Data(contentsOf: URL(fileURLWithPath: full))
-            }
-        }
-        return files
     }
 
     /// Replaces the first `old` in `unit` with `new`.
