@@ -100,6 +100,14 @@ COMMANDS = {
     "python3 -m venv .build/interop-venv": ("ci",),
     ".build/interop-venv/bin/pip install translate-toolkit==3.20.4 lxml==6.1.3": ("ci",),
     ".build/interop-venv/bin/python Tests/Interop/xliff_translate_toolkit.py": ("ci",),
+    ".build/interop-venv/bin/pip install translate-toolkit==3.20.4 lxml==6.1.3 polib==1.2.0": ("ci",),
+    ".build/interop-venv/bin/python Tests/Interop/po_gettext.py": ("ci",),
+    "swift run build-docs export --format po --lang fr": ("run", {"contains": "Output/po/bindings.fr.po"}),
+    "swift run build-docs import Output/po/bindings.fr.po": ("run", {}),  # the file the export above wrote
+    "sudo apt-get install gettext": (
+        "not run",
+        "installs a system package; .ci/run installs it with apt-get before the interoperability section",
+    ),
     # A team's cache and CI matrix (docs/ci-and-teams.md). .ci/remote-cache, run by .ci/run, runs the
     # team's build-docs commands against a real nginx, through the tool .ci/run built, in clones.
     "bash .ci/remote-cache": ("ci",),
