@@ -22,5 +22,5 @@ public func demo(locale: Locale) async throws {
     let items = try await handle.value
     heartbeat.stop()
     print("await : \(items.count.formatted(.number.locale(locale))) tâches")
-    print("Main Actor libre pendant le chargement : \(heartbeat.beats > 0 ? "oui" : "non")")
+    print("Acteur principal libre pendant le chargement : \(heartbeat.beats > 0 ? "oui" : "non")")
 }

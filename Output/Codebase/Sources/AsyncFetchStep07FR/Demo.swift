@@ -6,7 +6,7 @@ import Foundation
 public func demo(locale: Locale) async throws {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
-    for (name, mode) in [("Journal de rollback", "DELETE"), ("WAL", "WAL")] {
+    for (name, mode) in [("Journal d’annulation", "DELETE"), ("WAL", "WAL")] {
         do {
             try editWhileReading(journalMode: mode, in: folder)
             print("\(name) : tâche cochée pendant que le Reader lit")

@@ -7,12 +7,12 @@ public func demo(locale: Locale) {
     let controller = TripController(model: model, control: TripPresentationControl())
     print(controller.control.view.render())
 
-    print("Deux fois plus :")
+    print("Deux appuis sur + :")
     controller.increaseDelay()
     controller.increaseDelay()
     print(controller.control.view.render())
 
-    print("Une fois moins :")
+    print("Un appui sur − :")
     controller.decreaseDelay()
     print(controller.control.view.render())
 }

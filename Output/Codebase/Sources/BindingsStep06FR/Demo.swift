@@ -12,7 +12,7 @@ public func demo(locale: Locale) {
     print("Affichage : \(control?.view.delayLabel.text ?? "")")
 
     control = nil
-    print("Objet d’affichage libéré : \(observed == nil ? "oui" : "non")")
+    print("Presentation Control libéré : \(observed == nil ? "oui" : "non")")
 
     model.changeActualDeparture(by: 60)
     print("Modèle : \(model.delay.value ?? "à l’heure")")

@@ -12,7 +12,7 @@ public func demo(locale: Locale) {
     print("Widok: \(control?.view.delayLabel.text ?? "")")
 
     control = nil
-    print("Obiekt prezentacji zwolniony: \(observed == nil ? "tak" : "nie")")
+    print("Obiekt Presentation Control zwolniony: \(observed == nil ? "tak" : "nie")")
 
     model.changeActualDeparture(by: 60)
     print("Model: \(model.delay.value ?? "punktualnie")")

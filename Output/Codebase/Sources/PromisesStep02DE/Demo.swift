@@ -26,7 +26,7 @@ public func demo(locale: Locale) throws {
         seen[i].fulfill((try? winner.get()) ?? -1)
     }
     let values = Set(try seen.map { try $0.get() })
-    print("Acht Threads, verschiedene Ergebnisse: \(values.count)")
+    print("Acht parallele Durchläufe, verschiedene Ergebnisse: \(values.count)")
 
     let service = TimetableService()
     let station = try service.station(named: "Gdynia Główna").get()

@@ -38,5 +38,5 @@ public func demo(locale: Locale) async throws {
     }
     slow.cancel()
     try await interrupted.value
-    print("Zadanie obietnicy przerwane po cancel()")
+    print("Task obietnicy przerwany po cancel()")
 }

@@ -38,5 +38,5 @@ public func demo(locale: Locale) async throws {
     }
     slow.cancel()
     try await interrupted.value
-    print("Tâche de la promesse interrompue après cancel()")
+    print("Task de la promesse interrompue après cancel()")
 }
