@@ -13,6 +13,11 @@ import Testing
 /// and logs every command it was given (`calls`), so a test checks both what Verify concluded
 /// and what it asked the toolchain to do.
 enum FakeToolchain {
+    /// The time limit of test and program runs in tests not about time limits: one no healthy run
+    /// of the fake reaches, however loaded the machine (20 s was reached under a load of 18). Only
+    /// the hang test waits a limit out.
+    static let patience: Duration = .seconds(600)
+
     /// What the fake toolchain does.
     struct Script: Encodable {
         /// Lines `swift build --build-tests` prints; it fails when there are any.
@@ -98,7 +103,8 @@ enum FakeToolchain {
         try Self.fake.write(to: swift, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift.path)
         try JSONEncoder().encode(script).write(to: sandbox.root.appendingPathComponent("script.json"))
-        let verify = Verify(directory: directory, swift: swift.path, testTimeout: .seconds(20))
+        let verify = Verify(
+            directory: directory, swift: swift.path, testTimeout: Self.patience, programTimeout: Self.patience)
         return (sandbox, codebase, [checked], verify)
     }
 

@@ -17,7 +17,8 @@ struct SharedVerificationTests {
     ) -> Verify {
         Verify(
             directory: sandbox.output.appendingPathComponent("Codebase").path,
-            swift: sandbox.root.appendingPathComponent("swift").path, testTimeout: .seconds(20),
+            swift: sandbox.root.appendingPathComponent("swift").path, testTimeout: FakeToolchain.patience,
+            programTimeout: FakeToolchain.patience,
             cache: VerificationCache(
                 in: WritableFolder(root: sandbox.root.appendingPathComponent(output).path),
                 folder: BuildOptions.Inside.verificationCache),
@@ -166,7 +167,7 @@ struct SharedVerificationTests {
             sandbox.content.path, templatesFolder, sandbox.output.path
         )
         options.swift = sandbox.root.appendingPathComponent("swift").path
-        options.testTimeout = .seconds(20)
+        options.testTimeout = FakeToolchain.patience
         return options
     }
 

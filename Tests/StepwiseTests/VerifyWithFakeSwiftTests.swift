@@ -27,8 +27,8 @@ struct VerifyWithFakeSwiftTests {
         let reports = ProgressLog()
         let verify = Verify(
             directory: sandbox.output.appendingPathComponent("Codebase").path,
-            swift: sandbox.root.appendingPathComponent("swift").path, testTimeout: .seconds(20),
-            advanced: reports.add)
+            swift: sandbox.root.appendingPathComponent("swift").path, testTimeout: FakeToolchain.patience,
+            programTimeout: FakeToolchain.patience, advanced: reports.add)
         return (verify, reports)
     }
 
@@ -150,7 +150,7 @@ struct VerifyWithFakeSwiftTests {
             sandbox.content.path, templatesFolder, sandbox.output.path
         )
         options.swift = sandbox.root.appendingPathComponent("swift").path
-        options.testTimeout = .seconds(20)
+        options.testTimeout = FakeToolchain.patience
         let outcome = try await Pipeline(options: options).build()
         #expect(!outcome.nothingFailed)
         #expect(outcome.preview == sandbox.output.path + "/preview")
