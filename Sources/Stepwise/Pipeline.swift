@@ -46,6 +46,10 @@ public struct Pipeline: Sendable {
         /// (or, for a shard, when no pages were written).
         public var preview: String?
 
+        /// What reading the tutorials found that stops nothing (a language file no manifest
+        /// names), each at its file; the report holds them too.
+        public var warnings: [Diagnostic] { tutorials.flatMap(\.tutorial.warnings) }
+
         /// Whether nothing failed: everything verified, or verification was skipped. (The
         /// report's `succeeded` is false when verification was skipped: nothing was verified.)
         public var nothingFailed: Bool { verification?.succeeded ?? true }

@@ -10,7 +10,8 @@ public struct ReportDocument: Codable, Sendable, Equatable {
     public var stages: [StageTiming]
     /// Every tutorial.
     public var tutorials: [TutorialReport]
-    /// Problems that belong to no listing.
+    /// Problems that belong to no listing: the warnings of reading the tutorials (a language
+    /// file no manifest names) and verification's own errors.
     public var diagnostics: [DiagnosticReport]
     /// The shard this run verified (`--shard K/N`); absent when it verified every step.
     public var shard: ShardReport?

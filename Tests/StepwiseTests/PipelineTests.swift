@@ -159,6 +159,17 @@ struct PipelineTests {
         #expect(outcome.report.tutorials[0].languages.flatMap(\.steps).allSatisfy { $0.status == .unverified })
     }
 
+    @Test func aLanguageFileNoManifestNamesIsAWarningOfTheBuildAndItsReport() async throws {
+        let sandbox = try Sandbox()
+        try "<tutorial/>".write(toFile: sandbox.path("cs.xml"), atomically: true, encoding: .utf8)
+        var options = options(sandbox)
+        options.verify = false
+        let outcome = try await Pipeline(options: options).build()
+        #expect(outcome.warnings.map(\.location?.file) == [sandbox.path("cs.xml")])
+        let reported = try #require(outcome.report.diagnostics.first)
+        #expect(reported.severity == .warning && reported.file == sandbox.path("cs.xml"))
+    }
+
     @Test func badInputWritesNothing() async throws {
         let sandbox = try Sandbox()
         try sandbox.edit("de.xml", replacing: #"file="Demo.swift""#, with: #"file="../../Demo.swift""#)
