@@ -45,6 +45,13 @@ public struct Report: Stage {
             })
     }
 
+    /// The report of a run that bad input stopped: it failed, and holds only the errors (no
+    /// stages, no tutorials: nothing was verified).
+    public static func stopped(by error: DiagnosticError) -> ReportDocument {
+        ReportDocument(
+            succeeded: false, stages: [], tutorials: [], diagnostics: error.diagnostics.map(DiagnosticReport.init))
+    }
+
     /// The report as JSON: pretty, keys sorted, so that two runs can be compared.
     public static func encode(_ report: ReportDocument) -> Data {
         let encoder = JSONEncoder()
