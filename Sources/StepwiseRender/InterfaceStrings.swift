@@ -2,27 +2,31 @@ import Foundation
 import StepwiseModel
 
 /// The interface's words in one language (step, next, previous, output, language names…),
-/// read from `Templates/Site/strings/<lang>.json`, with the language's typography applied.
+/// read from `Templates/Site/strings/<lang>.json`, with the language's typography
+/// (`Templates/Site/typography.json`) applied.
 public struct InterfaceStrings: Sendable {
     /// The language code.
     public let language: String
+    /// The language's typography, applied to every string and to the prose it is shown with.
+    public let typography: Typography
     private let strings: [String: String]
 
-    /// Reads the strings for `language` from `folder`.
-    public init(language: String, folder: String) throws(DiagnosticError) {
+    /// Reads the strings for `language` from the `strings` folder of the site's templates
+    /// `site`, with the typography of `site/typography.json`.
+    public init(language: String, site: String) throws(DiagnosticError) {
+        let folder = (site as NSString).appendingPathComponent("strings")
         let file = (folder as NSString).appendingPathComponent("\(language).json")
-        guard let data = FileManager.default.contents(atPath: file) else {
+        guard FileManager.default.fileExists(atPath: file) else {
             throw DiagnosticError(
                 .error(
                     "no interface strings for language '\(language)': copy another language's file to \(file) and translate it",
                     at: nil))
         }
-        guard let strings = try? JSONDecoder().decode([String: String].self, from: data) else {
-            throw DiagnosticError(
-                .error("not a JSON object of strings", at: SourceLocation(file: file, line: 1)))
-        }
+        let (strings, _) = try JSONFile.decode([String: String].self, file: file)
+        let typography = try Typography(
+            language: language, file: (site as NSString).appendingPathComponent("typography.json"))
         self.language = language
-        let typography = Typography(language: language)
+        self.typography = typography
         self.strings = strings.mapValues { typography.apply($0) }
     }
 

@@ -69,7 +69,7 @@ struct TemplateCheckTests {
 /// A fully populated sample of each template's context, by folder and template name.
 enum TemplateSamples {
     static func all() throws -> [String: [String: Any]] {
-        let strings = StringsLookup(try InterfaceStrings(language: "fr", folder: templatesFolder + "/Site/strings"))
+        let strings = StringsLookup(try InterfaceStrings(language: "fr", site: templatesFolder + "/Site"))
         let link = Pages.StepLink(href: "02-b.html", number: 2, title: "B")
         let listing = Pages.Listing(
             id: "l", caption: "A.swift", isTest: true, stale: "stale", code: "let a = 1", status: "verified",
