@@ -4,6 +4,9 @@ import StepwiseModel
 /// The interface's words in one language (step, next, previous, output, language names…),
 /// read from `Templates/Site/strings/<lang>.json`, with the language's typography
 /// (`Templates/Site/typography.json`) applied.
+///
+/// The file has exactly the keys `strings/keys.json` lists (which says what each one means):
+/// a missing or an extra key is an error naming the key and the file.
 public struct InterfaceStrings: Sendable {
     /// The language code.
     public let language: String
@@ -22,7 +25,19 @@ public struct InterfaceStrings: Sendable {
                     "no interface strings for language '\(language)': copy another language's file to \(file) and translate it",
                     at: nil))
         }
-        let (strings, _) = try JSONFile.decode([String: String].self, file: file)
+        let (keys, _) = try JSONFile.decode(
+            [String: String].self, file: (folder as NSString).appendingPathComponent("keys.json"))
+        let (strings, data) = try JSONFile.decode([String: String].self, file: file)
+        var problems: [Diagnostic] = keys.keys.sorted().filter { strings[$0] == nil }.map { key in
+            .error("missing key '\(key)' (\(keys[key]!))", at: SourceLocation(file: file, line: 1))
+        }
+        for key in strings.keys.sorted() where keys[key] == nil {
+            problems.append(
+                .error(
+                    "extra key '\(key)': keys.json does not list it, and nothing shows it",
+                    at: SourceLocation(file: file, line: JSONFile.line(ofKey: key, in: data))))
+        }
+        if !problems.isEmpty { throw DiagnosticError(problems) }
         let typography = try Typography(
             language: language, file: (site as NSString).appendingPathComponent("typography.json"))
         self.language = language

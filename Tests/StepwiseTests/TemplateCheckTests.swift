@@ -56,7 +56,7 @@ struct TemplateCheckTests {
         #expect(
             check.problems(in: template, file: "step.mustache", context: step) == [
                 "step.mustache:2: 'captoin' is not a field of Pages.Listing, Pages.Block or Pages.Step",
-                "step.mustache:3: 'strings.nope': 'nope' is not a key of every Templates/Site/strings/*.json",
+                "step.mustache:3: 'strings.nope': 'nope' is not a key of Templates/Site/strings/keys.json",
                 "step.mustache:3: 'tutorialTitle.count': 'count' is not a field of String",
                 "step.mustache:4: 'previous' is a Pages.StepLink, which renders as its Swift description, not text",
                 "step.mustache:5: 'lats()': a position in a list is one of even, first, index, last, odd",
@@ -123,16 +123,12 @@ struct TemplateCheck {
     /// The keys every language's interface strings have: what `{{strings.…}}` may name.
     var stringKeys: Set<String>
 
-    /// The check, with the keys of `Templates/Site/strings/*.json`.
+    /// The check, with the keys `Templates/Site/strings/keys.json` lists: every language's file
+    /// has exactly those.
     static func forSite() throws -> TemplateCheck {
-        let folder = templatesFolder + "/Site/strings"
-        var keys: Set<String>?
-        for file in try FileManager.default.contentsOfDirectory(atPath: folder) where file.hasSuffix(".json") {
-            let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + file))
-            let strings = Set(try JSONDecoder().decode([String: String].self, from: data).keys)
-            keys = keys.map { $0.intersection(strings) } ?? strings
-        }
-        return TemplateCheck(stringKeys: keys ?? [])
+        let data = try Data(contentsOf: URL(fileURLWithPath: templatesFolder + "/Site/strings/keys.json"))
+        let keys = Set(try JSONDecoder().decode([String: String].self, from: data).keys)
+        return TemplateCheck(stringKeys: keys)
     }
 
     /// A tag: `{{name}}`, `{{{name}}}`, `{{&name}}`, `{{#name}}`, `{{^name}}`, `{{/name}}`, `{{! … }}`,
@@ -279,7 +275,7 @@ struct TemplateCheck {
             guard let child = child(part, of: parent) else {
                 if parent is StringsLookup {
                     return .failure(
-                        Problem(text: "'\(name)': '\(part)' is not a key of every Templates/Site/strings/*.json"))
+                        Problem(text: "'\(name)': '\(part)' is not a key of Templates/Site/strings/keys.json"))
                 }
                 return .failure(Problem(text: "'\(name)': '\(part)' is not a field of \(Self.name(of: parent))"))
             }
