@@ -109,7 +109,7 @@ public struct SiteRenderer: Stage {
                         href: "\(checked.tutorial.id)/index.html",
                         title: words.typography.apply(
                             checked.tutorial.manifest.titles[language] ?? checked.tutorial.id),
-                        steps: checked.tutorial.manifest.steps.count)
+                        steps: words.format("steps", count: checked.tutorial.manifest.steps.count))
                 },
                 siteIntro: input.verification?.succeeded == true ? words["siteIntro"] : words["siteIntro.unverified"],
                 strings: StringsLookup(words))
@@ -125,7 +125,10 @@ public struct SiteRenderer: Stage {
             files.append(SiteFile(path: "\(language)/search-index.js", contents: search.script))
             files.append(
                 try page(
-                    library, "search", Pages.Search(strings: StringsLookup(words)), at: "\(language)/search.html",
+                    library, "search",
+                    Pages.Search(
+                        countForms: words.formsJSON("searchCount"), pluralRules: words.plurals.json,
+                        strings: StringsLookup(words)), at: "\(language)/search.html",
                     pages, title: words["search"] + " – " + words["siteTitle"], alternates: { "\($0)/search.html" }))
         }
         let first = PageContext(
@@ -261,8 +264,7 @@ public struct SiteRenderer: Stage {
                     changes: changed.isEmpty
                         ? nil
                         : strings.format(
-                            changed.count == 1 ? "changedLine" : "changedLines",
-                            ["number": "\(index)", "lines": Self.ranges(changed)]),
+                            "changedLines", count: changed.count, ["number": "\(index)", "lines": Self.ranges(changed)]),
                     wholeFile: wholeFile))
         case .output(let output):
             return Pages.Block(output: Pages.Output(id: output.id, text: output.text))
