@@ -46,6 +46,10 @@ public struct Pipeline: Sendable {
         /// (or, for a shard, when no pages were written).
         public var preview: String?
 
+        /// What reading the tutorials found that stops nothing (a language file no manifest
+        /// names), each at its file; the report holds them too.
+        public var warnings: [Diagnostic] { tutorials.flatMap(\.tutorial.warnings) }
+
         /// Whether nothing failed: everything verified, or verification was skipped. (The
         /// report's `succeeded` is false when verification was skipped: nothing was verified.)
         public var nothingFailed: Bool { verification?.succeeded ?? true }
@@ -77,8 +81,26 @@ public struct Pipeline: Sendable {
     /// The whole build.
     ///
     /// With a shard (`options.shard`), only the shard's steps are verified and no pages are
-    /// written: the report marks the other steps as left to their shards.
+    /// written: the report marks the other steps as left to their shards. Bad input that stops
+    /// the run replaces `report.json` with one that says so (`Report.stopped`), and writes
+    /// nothing else, so that no earlier run's report still claims success.
     public func build() async throws -> Outcome {
+        do {
+            return try await buildAndWrite()
+        } catch let error as DiagnosticError {
+            do {
+                try options.destination.commit([
+                    FileChange(path: BuildOptions.Inside.report, contents: Report.encode(Report.stopped(by: error)))
+                ])
+            } catch let writing {
+                throw DiagnosticError(error.diagnostics + writing.diagnostics)
+            }
+            throw error
+        }
+    }
+
+    /// The whole build, writing what it made; see `build()`.
+    private func buildAndWrite() async throws -> Outcome {
         let memo = ParseMemo(file: options.parseMemo)
         let (tutorials, codebase, prepared) = try await prepare(memo: memo)
         var timings = prepared

@@ -51,6 +51,7 @@ public struct Terminal: Sendable {
             var text = DiagnosticLimit.cut(diagnostic.description, fullText: fullText)
             if isInteractive {
                 text = text.replacingOccurrences(of: ": error: ", with: ": " + styled("error:", "1;31") + " ")
+                    .replacingOccurrences(of: ": warning: ", with: ": " + styled("warning:", "1;35") + " ")
                     .replacingOccurrences(of: ": note: ", with: ": " + styled("note:", "1;36") + " ")
             }
             write(text + "\n")

@@ -85,13 +85,15 @@ enum CodeComparison {
         }
     }
 
-    /// The position of a token in the XML file, from its line and column in the listing.
+    /// The position of a token in the XML file, from its line and (UTF-8) column in the listing.
     private static func location(in listing: Listing, _ position: SwiftSyntax.SourceLocation)
         -> StepwiseModel.SourceLocation
     {
         guard position.line >= 1, position.line <= listing.lines.count else { return listing.location }
-        let line = listing.lines[position.line - 1].location
-        return StepwiseModel.SourceLocation(file: line.file, line: line.line, column: line.column + position.column - 1)
+        let line = listing.lines[position.line - 1]
+        let column = StepwiseModel.SourceLocation.column(ofUTF8Column: position.column, in: line.code)
+        return StepwiseModel.SourceLocation(
+            file: line.location.file, line: line.location.line, column: line.location.column + column - 1)
     }
 
     private static func difference(

@@ -36,6 +36,11 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
         Diagnostic(.error, at: location, message, notes: notes, listingID: listingID)
     }
 
+    /// A warning at `location`: worth saying, but it stops nothing.
+    public static func warning(_ message: String, at location: SourceLocation?) -> Diagnostic {
+        Diagnostic(.warning, at: location, message)
+    }
+
     /// A note at `location`, to hang under an error.
     public static func note(_ message: String, at location: SourceLocation? = nil) -> Diagnostic {
         Diagnostic(.note, at: location, message)

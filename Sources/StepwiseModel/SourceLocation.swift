@@ -17,6 +17,17 @@ public struct SourceLocation: Hashable, Sendable, Codable, CustomStringConvertib
     /// `file:line:column`.
     public var description: String { "\(file):\(line):\(column)" }
 
+    /// The column, counted in Unicode scalars, of the 1-based UTF-8 column `utf8Column` of
+    /// `line`: swift-syntax and the compiler count bytes, so "Zpoždění" would be 11 columns
+    /// wide, where an editor counts 8. A column past the line's end keeps its excess.
+    public static func column(ofUTF8Column utf8Column: Int, in line: some StringProtocol) -> Int {
+        let bytes = line.utf8
+        let wanted = max(utf8Column, 1) - 1
+        let end = bytes.index(bytes.startIndex, offsetBy: wanted, limitedBy: bytes.endIndex) ?? bytes.endIndex
+        let excess = wanted - bytes.distance(from: bytes.startIndex, to: end)
+        return String(decoding: bytes[..<end], as: UTF8.self).unicodeScalars.count + excess + 1
+    }
+
     /// The same file and line, `offset` lines further down, at `column`.
     public func advanced(byLines offset: Int, column: Int = 1) -> SourceLocation {
         SourceLocation(file: file, line: line + offset, column: column)

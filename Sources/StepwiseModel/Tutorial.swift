@@ -7,12 +7,19 @@ public struct Tutorial: Sendable, Hashable, Codable {
     /// Earlier versions of source segments that translations were made from, by hash
     /// (`Content/<tutorial>/source-memory.json`), to show what changed since.
     public var sourceMemory: [String: String]
+    /// What reading it found worth saying that stops nothing (a language file its manifest does
+    /// not name, which is not read).
+    public var warnings: [Diagnostic]
 
     /// Creates a tutorial.
-    public init(manifest: Manifest, documents: [String: TutorialDocument], sourceMemory: [String: String] = [:]) {
+    public init(
+        manifest: Manifest, documents: [String: TutorialDocument], sourceMemory: [String: String] = [:],
+        warnings: [Diagnostic] = []
+    ) {
         self.manifest = manifest
         self.documents = documents
         self.sourceMemory = sourceMemory
+        self.warnings = warnings
     }
 
     /// The tutorial's id, also the name of its folder.

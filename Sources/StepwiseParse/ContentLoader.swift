@@ -31,7 +31,7 @@ public struct ContentLoader: Sendable {
     /// whenever reading changes without the executable changing), the executable, the schemas.
     private static let reading: String = {
         var digest = ContentDigest()
-        digest.add("version", "stepwise-parse-tutorial-1")
+        digest.add("version", "stepwise-parse-tutorial-2")
         digest.addExecutable()
         digest.add(folder: Bundle.module.url(forResource: "Schema", withExtension: nil)!.path)
         return digest.hex
@@ -126,7 +126,23 @@ public struct ContentLoader: Sendable {
             }
         }
         if !problems.isEmpty { throw DiagnosticError(problems) }
-        return Tutorial(manifest: manifest, documents: documents, sourceMemory: memory)
+        return Tutorial(
+            manifest: manifest, documents: documents, sourceMemory: memory, warnings: unnamedLanguages(of: manifest))
+    }
+
+    /// A warning for each `<lang>.xml` in the tutorial's folder whose language the manifest
+    /// names no title in: the build does not read it, and says so.
+    private func unnamedLanguages(of manifest: Manifest) -> [Diagnostic] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: manifest.directory)) ?? []
+        return names.sorted().compactMap { name in
+            let language = (name as NSString).deletingPathExtension
+            guard (name as NSString).pathExtension == "xml", name != "manifest.xml",
+                !manifest.languages.contains(language)
+            else { return nil }
+            return .warning(
+                "\(name) is not read: the manifest names no title in '\(language)' (add <title xml:lang=\"\(language)\"> to \(manifest.file))",
+                at: SourceLocation(file: path(manifest.id, name), line: 1))
+        }
     }
 
     /// The file in a tutorial's folder that keeps the source segments translations were made

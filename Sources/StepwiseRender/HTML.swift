@@ -39,7 +39,7 @@ enum HTML {
     static func block(
         _ block: Block, strings: InterfaceStrings, isStale: @escaping (SourceLocation) -> Bool = { _ in false }
     ) -> String {
-        let typography = Typography(language: strings.language)
+        let typography = strings.typography
         func element(_ name: String, _ inlines: [Inline], _ its: TranslationMetadata) -> String {
             let stale = isStale(its.location)
             return "<\(name)\(attributes(its, stale: stale))>" + (stale ? staleMark(strings) : "")

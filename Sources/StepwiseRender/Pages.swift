@@ -47,7 +47,8 @@ enum Pages {
         struct Entry {
             var href: String
             var title: String
-            var steps: Int
+            /// How many steps, counted in the language: "8 Schritte".
+            var steps: String
         }
         var tutorials: [Entry]
         var siteIntro: String
@@ -119,6 +120,10 @@ enum Pages {
 
     /// `search.mustache`: the search page; the results are made in the browser.
     struct Search: TemplateContext {
+        /// The forms of `searchCount` by plural category, as JSON, for `site.js` to choose from.
+        var countForms: String
+        /// The language's plural rules, as JSON (`PluralRules.json`).
+        var pluralRules: String
         var strings: StringsLookup
     }
 }

@@ -24,9 +24,8 @@ struct SearchIndex: Encodable {
     /// The pages.
     var entries: [Entry] = []
 
-    /// Adds a page.
-    mutating func add(href: String, title: String, tutorial: String, blocks: [Block]) {
-        let typography = Typography(language: language)
+    /// Adds a page, its prose set with `typography`.
+    mutating func add(href: String, title: String, tutorial: String, blocks: [Block], typography: Typography) {
         var texts: [String] = []
         var visit = DocumentVisit(enter: { node in
             switch node {

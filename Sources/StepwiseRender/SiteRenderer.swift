@@ -64,7 +64,7 @@ public struct SiteRenderer: Stage {
         let languages = Array(Set(input.tutorials.flatMap(\.tutorial.manifest.languages))).sorted()
         var strings: [String: InterfaceStrings] = [:]
         for language in languages {
-            strings[language] = try InterfaceStrings(language: language, folder: stringsFolder)
+            strings[language] = try InterfaceStrings(language: language, site: templates)
         }
         var files: [SiteFile] = []
         let shared = memo.map { _ in
@@ -107,9 +107,9 @@ public struct SiteRenderer: Stage {
                 tutorials: tutorials.map { checked in
                     Pages.Index.Entry(
                         href: "\(checked.tutorial.id)/index.html",
-                        title: Typography(language: language).apply(
+                        title: words.typography.apply(
                             checked.tutorial.manifest.titles[language] ?? checked.tutorial.id),
-                        steps: checked.tutorial.manifest.steps.count)
+                        steps: words.format("steps", count: checked.tutorial.manifest.steps.count))
                 },
                 siteIntro: input.verification?.succeeded == true ? words["siteIntro"] : words["siteIntro.unverified"],
                 strings: StringsLookup(words))
@@ -125,7 +125,10 @@ public struct SiteRenderer: Stage {
             files.append(SiteFile(path: "\(language)/search-index.js", contents: search.script))
             files.append(
                 try page(
-                    library, "search", Pages.Search(strings: StringsLookup(words)), at: "\(language)/search.html",
+                    library, "search",
+                    Pages.Search(
+                        countForms: words.formsJSON("searchCount"), pluralRules: words.plurals.json,
+                        strings: StringsLookup(words)), at: "\(language)/search.html",
                     pages, title: words["search"] + " – " + words["siteTitle"], alternates: { "\($0)/search.html" }))
         }
         let first = PageContext(
@@ -173,7 +176,7 @@ public struct SiteRenderer: Stage {
         let document = tutorial.documents[language]!
         let strings = pages.strings[language]!
         let isStale = { (location: SourceLocation) in status?.staleSegment(at: location) != nil }
-        let typography = Typography(language: language)
+        let typography = strings.typography
         let inlines = { (inlines: [Inline]) in HTML.inlines(inlines, typography: typography) }
         let stepTitle = { (step: Step) in
             (isStale(step.titleTranslation.location) ? HTML.staleMark(strings) : "") + inlines(step.title)
@@ -187,7 +190,9 @@ public struct SiteRenderer: Stage {
             Pages.StepLink(href: fileName(index), number: index + 1, title: inlines(document.steps[index].title))
         }
         let available = tutorial.manifest.languages
-        search.add(href: "\(tutorial.id)/index.html", title: title, tutorial: title, blocks: document.intro)
+        search.add(
+            href: "\(tutorial.id)/index.html", title: title, tutorial: title, blocks: document.intro,
+            typography: typography)
         let contents = Pages.Tutorial(
             title: title, intro: document.intro.map { HTML.block($0, strings: strings, isStale: isStale) }.joined(),
             lesson: "swift run lesson \(tutorial.id) --lang \(language)", steps: document.steps.indices.map(link),
@@ -202,7 +207,7 @@ public struct SiteRenderer: Stage {
         for (index, step) in document.steps.enumerated() {
             search.add(
                 href: "\(tutorial.id)/\(fileName(index))", title: typography.plainText(step.title),
-                tutorial: title, blocks: step.blocks)
+                tutorial: title, blocks: step.blocks, typography: typography)
             let verdict = StepVerdict(
                 step: step, language: language, tutorial: tutorial, codebase: codebase,
                 verification: pages.verification)
@@ -259,8 +264,7 @@ public struct SiteRenderer: Stage {
                     changes: changed.isEmpty
                         ? nil
                         : strings.format(
-                            changed.count == 1 ? "changedLine" : "changedLines",
-                            ["number": "\(index)", "lines": Self.ranges(changed)]),
+                            "changedLines", count: changed.count, ["number": "\(index)", "lines": Self.ranges(changed)]),
                     wholeFile: wholeFile))
         case .output(let output):
             return Pages.Block(output: Pages.Output(id: output.id, text: output.text))
@@ -339,8 +343,6 @@ public struct SiteRenderer: Stage {
         }
         return SiteFile(path: path, contents: try library.render("layout", layout))
     }
-
-    private var stringsFolder: String { (templates as NSString).appendingPathComponent("strings") }
 
     private func read(_ name: String) throws -> String {
         let file = (templates as NSString).appendingPathComponent(name)

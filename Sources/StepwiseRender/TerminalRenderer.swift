@@ -108,7 +108,7 @@ public struct TerminalRenderer: Sendable {
                 }
                 parts[parts.count - 1] += inner
             })
-        visit.walk(Typography(language: strings.language).apply(to: inlines))
+        visit.walk(strings.typography.apply(to: inlines))
         return parts[0]
     }
 

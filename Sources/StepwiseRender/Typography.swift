@@ -4,50 +4,91 @@ import StepwiseModel
 /// translators type plain spaces. Never applied to code, inline code, URLs or terms
 /// (`its:translate="no"`).
 ///
-/// | language | rule |
-/// | --- | --- |
-/// | `fr` | a narrow no-break space (U+202F) instead of the plain space before `;` `?` `!` `»` and after `«`; a no-break space (U+00A0) before `:` |
-/// | `pl` | a no-break space after a one-letter word (`a i o u w z`, either case), so that it never ends a line |
+/// The rules are data, `Templates/Site/typography.json`: by language code, a list of rules,
+/// each replacing a plain space with a `"no-break"` space (U+00A0) or a `"narrow no-break"`
+/// one (U+202F) where it stands
 ///
-/// Other languages have no rules; a new language adds its row to `Typography.rules`.
+/// - `"before"` one of the characters given (French `;` `?` `!` `»`, `:`),
+/// - `"after"` one of them (French `«`), or
+/// - `"afterOneLetterWord"`: after a word of one letter among those given, so that it never ends
+///   a line (Polish `a i o u w z`, Czech and Slovak `a i k o s u v z`, either case).
+///
+/// A language without a list has no rules.
 public struct Typography: Sendable {
     /// One rule: the plain space it replaces, found by `matches`, and what replaces it.
     struct Rule: Sendable {
-        /// Whether the plain space at `index` of `scalars` is the one the rule replaces.
-        var matches: @Sendable (_ scalars: [Unicode.Scalar], _ index: Int) -> Bool
+        /// Where the space stands.
+        enum Place: Sendable {
+            case before(Set<Unicode.Scalar>)
+            case after(Set<Unicode.Scalar>)
+            case afterOneLetterWord(Set<Unicode.Scalar>)
+        }
+        /// Where the space stands.
+        var place: Place
         /// What stands in its place.
         var replacement: Unicode.Scalar
+
+        /// Whether the plain space at `i` of `s` is the one the rule replaces.
+        func matches(_ s: [Unicode.Scalar], _ i: Int) -> Bool {
+            switch place {
+            case .before(let marks): i + 1 < s.count && marks.contains(s[i + 1])
+            case .after(let marks): i > 0 && marks.contains(s[i - 1])
+            case .afterOneLetterWord(let letters):
+                // The letter is a word of its own: at the start, or after a space or an opening mark.
+                i > 0 && letters.contains(s[i - 1])
+                    && (i == 1 || " \u{00A0}\u{202F}(„\"«–—".unicodeScalars.contains(s[i - 2]))
+            }
+        }
     }
 
-    /// A no-break space.
-    static let noBreakSpace: Unicode.Scalar = "\u{00A0}"
-    /// A narrow no-break space.
-    static let narrowNoBreakSpace: Unicode.Scalar = "\u{202F}"
-
-    /// The rules, by language code.
-    static let rules: [String: [Rule]] = [
-        "fr": [
-            Rule(
-                matches: { s, i in i + 1 < s.count && ";?!»".unicodeScalars.contains(s[i + 1]) },
-                replacement: narrowNoBreakSpace),
-            Rule(matches: { s, i in i > 0 && s[i - 1] == "«" }, replacement: narrowNoBreakSpace),
-            Rule(matches: { s, i in i + 1 < s.count && s[i + 1] == ":" }, replacement: noBreakSpace),
-        ],
-        "pl": [
-            Rule(
-                matches: { s, i in
-                    guard i > 0, "aiouwzAIOUWZ".unicodeScalars.contains(s[i - 1]) else { return false }
-                    // The letter is a word of its own: at the start, or after a space or an opening mark.
-                    return i == 1 || " \u{00A0}\u{202F}(„\"«–—".unicodeScalars.contains(s[i - 2])
-                }, replacement: noBreakSpace)
-        ],
-    ]
+    /// A rule as `typography.json` writes it.
+    private struct RuleEntry: Decodable {
+        var space: String
+        var before: String?
+        var after: String?
+        var afterOneLetterWord: String?
+    }
 
     private let rules: [Rule]
 
-    /// The rules of `language` (none for a language without a row).
-    public init(language: String) {
-        rules = Self.rules[language] ?? []
+    /// The rules of `language` in the rules file at `file` (none for a language without a list).
+    /// Every language's rules are read: a file that is no JSON, or a rule that does not say
+    /// where its space stands or what replaces it, is an error at its line.
+    public init(language: String, file: String) throws(DiagnosticError) {
+        let (entries, data) = try JSONFile.decode([String: [RuleEntry]].self, file: file)
+        var rules: [Rule] = []
+        for (code, list) in entries.sorted(by: { $0.key < $1.key }) {
+            let line = JSONFile.line(ofKey: code, in: data)
+            let parsed = try list.map { entry throws(DiagnosticError) in try Self.rule(entry, at: line, file: file) }
+            if code == language { rules = parsed }
+        }
+        self.rules = rules
+    }
+
+    /// `entry` as a rule, or an error at `line` of `file` saying what it lacks.
+    private static func rule(_ entry: RuleEntry, at line: Int, file: String) throws(DiagnosticError) -> Rule {
+        let replacement: Unicode.Scalar
+        switch entry.space {
+        case "no-break": replacement = "\u{00A0}"
+        case "narrow no-break": replacement = "\u{202F}"
+        default:
+            throw DiagnosticError(
+                .error(
+                    "unknown space '\(entry.space)': a rule's \"space\" is \"no-break\" or \"narrow no-break\"",
+                    at: SourceLocation(file: file, line: line)))
+        }
+        let places = [
+            entry.before.map { Rule.Place.before(Set($0.unicodeScalars)) },
+            entry.after.map { Rule.Place.after(Set($0.unicodeScalars)) },
+            entry.afterOneLetterWord.map { Rule.Place.afterOneLetterWord(Set($0.unicodeScalars)) },
+        ].compactMap { $0 }
+        guard places.count == 1, let place = places.first else {
+            throw DiagnosticError(
+                .error(
+                    "a rule says where its space stands with one of \"before\", \"after\" or \"afterOneLetterWord\"",
+                    at: SourceLocation(file: file, line: line)))
+        }
+        return Rule(place: place, replacement: replacement)
     }
 
     /// `text`, prose of this language, with the plain spaces the rules name replaced.

@@ -36,12 +36,20 @@ public struct Report: Stage {
         ReportDocument(
             succeeded: input.verification?.succeeded ?? false, stages: input.stages,
             tutorials: input.tutorials.map { tutorial($0, input) },
-            diagnostics: (input.verification?.general ?? []).map(DiagnosticReport.init),
+            diagnostics: (input.tutorials.flatMap(\.tutorial.warnings) + (input.verification?.general ?? []))
+                .map(DiagnosticReport.init),
             shard: input.verification?.shard.map { ShardReport(index: $0.index, count: $0.count) },
             remoteCache: input.verification?.remoteCache.map {
                 RemoteCacheReport(
                     url: $0.url, readOnly: $0.readOnly, fetched: $0.fetched, stored: $0.stored, notices: $0.notices)
             })
+    }
+
+    /// The report of a run that bad input stopped: it failed, and holds only the errors (no
+    /// stages, no tutorials: nothing was verified).
+    public static func stopped(by error: DiagnosticError) -> ReportDocument {
+        ReportDocument(
+            succeeded: false, stages: [], tutorials: [], diagnostics: error.diagnostics.map(DiagnosticReport.init))
     }
 
     /// The report as JSON: pretty, keys sorted, so that two runs can be compared.

@@ -4,13 +4,15 @@ import StepwiseModel
 ///
 /// The field names are a stable interface: checks outside Stepwise read them.
 public struct ReportDocument: Codable, Sendable, Equatable {
-    /// Whether every stage ran and every listing was verified.
+    /// Whether every stage ran and every listing was verified. A run that bad input stopped
+    /// says false, with only its errors (in `diagnostics`) and no stages or tutorials.
     public var succeeded: Bool
     /// Each stage before the report's own, its name and duration, in order.
     public var stages: [StageTiming]
     /// Every tutorial.
     public var tutorials: [TutorialReport]
-    /// Problems that belong to no listing.
+    /// Problems that belong to no listing: the warnings of reading the tutorials (a language
+    /// file no manifest names), verification's own errors, or the bad input that stopped a run.
     public var diagnostics: [DiagnosticReport]
     /// The shard this run verified (`--shard K/N`); absent when it verified every step.
     public var shard: ShardReport?

@@ -88,8 +88,10 @@ public struct TranslationWorkflow: Sendable {
         return result.confirmed
     }
 
-    /// The XLIFF 2.0 document for `language` of each tutorial not written in it (or of each of
-    /// `tutorials`), by tutorial id.
+    /// The XLIFF 2.0 document for `language` of each tutorial translated into it (or of each of
+    /// `tutorials`), by tutorial id: only a language its manifest names, which is what `import`
+    /// takes back. A tutorial asked for by name that is not translated into `language` is an
+    /// error at its manifest, and so is a language no tutorial has at all.
     public func export(language: String, tutorials ids: [String]? = nil) async throws -> [(
         tutorial: String, xliff: String
     )] {
@@ -99,7 +101,7 @@ public struct TranslationWorkflow: Sendable {
         }
     }
 
-    /// The gettext PO catalog for `language` of each tutorial not written in it (or of each of
+    /// The gettext PO catalog for `language` of each tutorial translated into it (or of each of
     /// `tutorials`), and its template (POT), by tutorial id.
     public func exportPO(language: String, tutorials ids: [String]? = nil) async throws -> [(
         tutorial: String, po: String, template: String
@@ -114,16 +116,21 @@ public struct TranslationWorkflow: Sendable {
         }
     }
 
-    /// The tutorials to export into `language` (those named in `ids`, or every one not written
-    /// in it) with their translation into it, where it exists.
+    /// The tutorials to export into `language` (those named in `ids`, or every one translated
+    /// into it) with their translation into it. A named tutorial without it, or a language no
+    /// tutorial has, is an error.
     private func translations(into language: String, of ids: [String]?, memo: ParseMemo) async throws -> [(
-        Tutorial, TutorialDocument?
+        Tutorial, TutorialDocument
     )] {
-        let loader = ContentLoader(contentDirectory: content)
-        // Asked for every tutorial, the ones written in `language` have nothing to translate.
-        let tutorials = try await audited(ids, memo: memo).map(\.tutorial).filter {
-            ids != nil || $0.manifest.sourceLanguage != language
+        let all = try await audited(ids, memo: memo).map(\.tutorial)
+        if ids == nil, !all.contains(where: { $0.manifest.languages.contains(language) }) {
+            throw DiagnosticError(
+                .error(
+                    "no tutorial in \(content) has the language '\(language)': a language is added with a <title xml:lang=\"\(language)\"> in a manifest and its \(language).xml",
+                    at: nil))
         }
+        // Asked for every tutorial, those written in `language` or not translated into it are left out.
+        let tutorials = all.filter { ids != nil || $0.manifest.translations.contains(language) }
         return try tutorials.map { tutorial in
             if language == tutorial.manifest.sourceLanguage {
                 throw DiagnosticError(
@@ -131,9 +138,13 @@ public struct TranslationWorkflow: Sendable {
                         "'\(language)' is the source language of \(tutorial.id); export a translation",
                         at: SourceLocation(file: tutorial.manifest.file, line: 1)))
             }
-            return (
-                tutorial, try tutorial.documents[language] ?? loader.document(language: language, of: tutorial.manifest)
-            )
+            guard let document = tutorial.documents[language] else {
+                throw DiagnosticError(
+                    .error(
+                        "\(tutorial.id) has no translation into '\(language)' (its translations: \(tutorial.manifest.translations.joined(separator: ", "))); its manifest needs a <title xml:lang=\"\(language)\">",
+                        at: SourceLocation(file: tutorial.manifest.file, line: 1)))
+            }
+            return (tutorial, document)
         }
     }
 

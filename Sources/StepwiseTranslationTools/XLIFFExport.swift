@@ -12,10 +12,10 @@ public enum XLIFFExport {
     /// The note category that carries a unit's source hash.
     public static let hashCategory = "stepwise:source-hash"
 
-    /// The XLIFF document for `language` (whose document may not exist yet); listings are
-    /// parsed through `memo`, when given.
+    /// The XLIFF document for `language`, translated in `translation`; listings are parsed
+    /// through `memo`, when given.
     public static func document(
-        of tutorial: Tutorial, language: String, translation: TutorialDocument?, memo: ParseMemo? = nil
+        of tutorial: Tutorial, language: String, translation: TutorialDocument, memo: ParseMemo? = nil
     ) -> String {
         let writer = XMLWriter(root: "xliff", namespace: Self.namespace)
         let root = writer.root

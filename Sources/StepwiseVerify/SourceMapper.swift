@@ -26,12 +26,14 @@ struct SourceMapper {
         return relative
     }
 
-    /// Where a generated position came from, and the listing it is in (nil for a hidden
-    /// file's line); nil when it came from no source.
+    /// Where a generated position (the compiler's: its column counts UTF-8 bytes) came from,
+    /// and the listing it is in (nil for a hidden file's line); nil when it came from no source.
     func map(path: String, line: Int, column: Int) -> (location: SourceLocation, listingID: String?)? {
-        guard let relative = relativePath(path), let origin = files[relative]?.origin(ofLine: line) else { return nil }
+        guard let relative = relativePath(path), let file = files[relative], let origin = file.origin(ofLine: line)
+        else { return nil }
+        let text = file.contents.split(separator: "\n", omittingEmptySubsequences: false)[line - 1]
         var location = origin.location
-        location.column += max(max(column, 1) - 1 - origin.indent, 0)
+        location.column += max(SourceLocation.column(ofUTF8Column: column, in: text) - 1 - origin.indent, 0)
         return (location, origin.listingID)
     }
 

@@ -51,6 +51,7 @@ struct BuildCommand: AsyncParsableCommand {
         try cache.apply(to: &options, environment: ProcessInfo.processInfo.environment)
         let terminal = Terminal.standardError
         let outcome = try await Pipeline(options: options, progress: TerminalProgress(terminal: terminal)).build()
+        terminal.printDiagnostics(outcome.warnings)
         if let verification = outcome.verification {
             for notice in verification.remoteCache?.notices ?? [] { terminal.write("build-docs: warning: \(notice)\n") }
             terminal.printDiagnostics(verification.diagnostics, fullText: options.report)

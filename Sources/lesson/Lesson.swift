@@ -62,7 +62,7 @@ struct Lesson: AsyncParsableCommand {
         guard (1...document.steps.count).contains(step) else {
             throw ValidationError("'\(self.tutorial)' has steps 1 to \(document.steps.count).")
         }
-        let strings = try InterfaceStrings(language: language, folder: paths.templates + "/Site/strings")
+        let strings = try InterfaceStrings(language: language, site: paths.templates + "/Site")
         let screen = Terminal.standardOutput
         let renderer = TerminalRenderer(width: 80, styled: screen.isInteractive, strings: strings)
         let program = try await buildLesson(strings: strings, terminal: terminal)

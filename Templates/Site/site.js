@@ -49,6 +49,18 @@ function fold(text) {
   return { folded, origin };
 }
 
+// The form of a counted string for `count`, by the language's CLDR plural rules as the page
+// gives them (PluralRules in Sources/StepwiseRender): the first rule whose conditions all hold
+// names the category, else "other". A condition is [modulo (0: the number itself), ranges, negated].
+function pluralForm(forms, rules, count) {
+  const holds = ([modulo, ranges, negated]) => {
+    const value = modulo === 0 ? count : count % modulo;
+    return ranges.some(([low, high]) => value >= low && value <= high) !== negated;
+  };
+  const rule = rules.find(([, conditions]) => conditions.every(holds));
+  return forms[rule ? rule[0] : "other"] ?? forms.other;
+}
+
 // The search page: every entry whose title or text holds every word of the query.
 const results = document.getElementById("search-results");
 const index = window.stepwiseSearchIndex;
@@ -69,7 +81,8 @@ if (results && index) {
     hits.sort((a, b) => b.score - a.score);
   }
   const status = document.getElementById("search-status");
-  const message = hits.length === 0 ? status.dataset.none : status.dataset.count;
+  const message = hits.length === 0 ? status.dataset.none :
+    pluralForm(JSON.parse(status.dataset.count), JSON.parse(status.dataset.pluralRules), hits.length);
   status.textContent = words.length === 0 ? "" :
     message.replace("{query}", query.trim()).replace("{count}", String(hits.length));
   for (const { entry, text } of hits) {

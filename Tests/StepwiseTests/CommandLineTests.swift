@@ -34,7 +34,10 @@ struct CommandLineTests {
             #expect(status == 65, "\(arguments): \(output)")
             #expect(output.contains("\(sandbox.path("de.xml")):\(line):"), "\(arguments): \(output)")
         }
-        #expect(!FileManager.default.fileExists(atPath: sandbox.output.path), "nothing written")
+        // Nothing written but the report of the failed build, which says so.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.output.path) == ["report.json"])
+        let report = try String(contentsOfFile: sandbox.output.path + "/report.json", encoding: .utf8)
+        #expect(report.contains(#""succeeded" : false"#), "\(report)")
     }
 
     @Test func aCodebaseThatDriftedExits1() throws {

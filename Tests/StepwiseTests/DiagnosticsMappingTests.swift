@@ -49,6 +49,30 @@ struct DiagnosticsMappingTests {
         #expect(mapper.map(path: directory + "/Package.swift", line: 1, column: 1) == nil)
     }
 
+    /// The compiler counts columns in UTF-8 bytes; the mapped column counts characters.
+    @Test func aCompilerColumnAfterNonASCIITextCountsCharacters() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.edit(
+            "de.xml", replacing: #""\(word.uppercased()), \(name.uppercased())!""#,
+            with: #""\(word.uppercased()), ü\(name.uppercased())!""#)
+        let tutorial = try LanguageCheck().check(try ContentLoader(contentDirectory: sandbox.content.path).load()[0])
+        let codebase = try await Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle([
+            tutorial
+        ])
+        let directory = sandbox.output.appendingPathComponent("Codebase").path
+        let mapper = SourceMapper(codebase: codebase, directory: directory)
+        let file = try #require(codebase.file("Sources/GreetingStep02/Greeter.swift"))
+        let line =
+            file.contents.split(separator: "\n", omittingEmptySubsequences: false).firstIndex {
+                $0.contains("uppercased")
+            }! + 1
+        // `name` now sits at byte 36 of the generated line (ü is two bytes), character 35.
+        let mapped = try #require(
+            mapper.map(path: directory + "/Sources/GreetingStep02/Greeter.swift", line: line, column: 36))
+        #expect(mapped.location.line == (try sandbox.line(of: "ü\\(name.uppercased())", in: "de.xml")))
+        #expect(mapped.location.column == 35)
+    }
+
     @Test func testEventsCountPassesFailuresAndTheTestThatNeverEnded() {
         let lines = """
             {"kind":"test","payload":{"id":"AStep01Tests.S/ok()/T.swift:5:4","kind":"function","name":"ok()","sourceLocation":{"filePath":"/c/Tests/AStep01Tests/T.swift","line":5,"column":4}},"version":"0"}

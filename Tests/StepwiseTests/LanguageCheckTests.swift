@@ -27,6 +27,21 @@ struct LanguageCheckTests {
         #expect(error.first.notes.first?.location?.file == sandbox.path("de.xml"))
     }
 
+    /// swift-syntax counts columns in UTF-8 bytes; the error counts characters, as editors do,
+    /// so a Czech string literal before the token does not push the column past it.
+    @Test func aTokensColumnCountsCharactersNotBytes() throws {
+        for name in ["Zpoždění", "Zpozdeni"] {
+            let sandbox = try Sandbox()
+            try sandbox.edit(
+                "fr.xml", replacing: #"print(Greeter(name: "Ada").greeting(with: "Bonjour"))"#,
+                with: #"print(Greeter(name: "\#(name)").greetin(with: "Bonjour"))"#)
+            let error = try #require(throws: DiagnosticError.self) { try check(sandbox) }
+            #expect(error.first.message.contains("'greetin' where it has 'greeting'"))
+            // `    print(Greeter(name: "Zpoždění").` is 36 characters: the token starts at column 37.
+            #expect(error.first.location?.column == 37, "\(name)")
+        }
+    }
+
     @Test func translatedIdentifierIsCaught() throws {
         let sandbox = try Sandbox()
         try sandbox.edit("fr.xml", replacing: #""\(word), \(name)!""#, with: #""\(mot), \(name)!""#)

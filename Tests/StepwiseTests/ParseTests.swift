@@ -67,6 +67,22 @@ struct ParseTests {
         #expect(error.first.message.contains("mismatch"))
     }
 
+    /// A language file whose language the manifest names no title in is not read, and the
+    /// build says so at its path instead of passing over it.
+    @Test func aLanguageFileTheManifestDoesNotNameIsAWarningAtItsPath() throws {
+        let sandbox = try Sandbox()
+        let czech = try String(contentsOfFile: sandbox.path("de.xml"), encoding: .utf8)
+            .replacingOccurrences(of: #"xml:lang="de""#, with: #"xml:lang="cs""#)
+        try czech.write(toFile: sandbox.path("cs.xml"), atomically: true, encoding: .utf8)
+        let tutorial = try #require(try ContentLoader(contentDirectory: sandbox.content.path).load().first)
+        #expect(tutorial.documents["cs"] == nil)
+        let warning = try #require(tutorial.warnings.first)
+        #expect(tutorial.warnings.count == 1)
+        #expect(warning.severity == .warning)
+        #expect(warning.location?.file == sandbox.path("cs.xml"))
+        #expect(warning.message.contains(#"<title xml:lang="cs">"#), "\(warning.message)")
+    }
+
     @Test func schemaViolationIsReportedWithItsLine() throws {
         let sandbox = try Sandbox()
         try sandbox.edit("fr.xml", replacing: "<p>Plus fort.</p>", with: "<paragraph>Plus fort.</paragraph>")

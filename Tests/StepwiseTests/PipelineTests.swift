@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Stepwise
+@testable import StepwiseReport
 
 /// The whole pipeline on the fixture tutorial, with a real SwiftPM build of its codebase.
 @Suite("build-docs end to end", .serialized)
@@ -159,7 +160,18 @@ struct PipelineTests {
         #expect(outcome.report.tutorials[0].languages.flatMap(\.steps).allSatisfy { $0.status == .unverified })
     }
 
-    @Test func badInputWritesNothing() async throws {
+    @Test func aLanguageFileNoManifestNamesIsAWarningOfTheBuildAndItsReport() async throws {
+        let sandbox = try Sandbox()
+        try "<tutorial/>".write(toFile: sandbox.path("cs.xml"), atomically: true, encoding: .utf8)
+        var options = options(sandbox)
+        options.verify = false
+        let outcome = try await Pipeline(options: options).build()
+        #expect(outcome.warnings.map(\.location?.file) == [sandbox.path("cs.xml")])
+        let reported = try #require(outcome.report.diagnostics.first)
+        #expect(reported.severity == .warning && reported.file == sandbox.path("cs.xml"))
+    }
+
+    @Test func badInputWritesNothingButAReportThatSaysSo() async throws {
         let sandbox = try Sandbox()
         try sandbox.edit("de.xml", replacing: #"file="Demo.swift""#, with: #"file="../../Demo.swift""#)
         let error = try await #require(throws: DiagnosticError.self) {
@@ -167,6 +179,28 @@ struct PipelineTests {
         }
         #expect(error.diagnostics.count == 1)
         #expect(error.first.location?.file == sandbox.path("de.xml"))
-        #expect(!FileManager.default.fileExists(atPath: sandbox.output.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.output.path) == ["report.json"])
+    }
+
+    /// A check error replaces an earlier run's report, which said it succeeded, with one that
+    /// says this run failed, why, and claims nothing verified.
+    @Test func aCheckErrorLeavesAReportThatSaysTheRunFailed() async throws {
+        let sandbox = try Sandbox()
+        let options = options(sandbox)
+        try FileManager.default.createDirectory(at: sandbox.output, withIntermediateDirectories: true)
+        let earlier = ReportDocument(succeeded: true, stages: [], tutorials: [], diagnostics: [])
+        try Report.encode(earlier).write(to: URL(fileURLWithPath: options.report))
+        // French code that is not the German source's: the check stage refuses it.
+        try sandbox.edit("fr.xml", replacing: "public var name: String", with: "public let name: String")
+        let error = try await #require(throws: DiagnosticError.self) { try await Pipeline(options: options).build() }
+        #expect(error.first.location?.file == sandbox.path("fr.xml"))
+
+        let report = try JSONDecoder().decode(
+            ReportDocument.self, from: try Data(contentsOf: URL(fileURLWithPath: options.report)))
+        #expect(!report.succeeded)
+        #expect(report.tutorials.isEmpty && report.stages.isEmpty)
+        #expect(report.diagnostics.map(\.file) == error.diagnostics.map(\.location?.file))
+        #expect(report.diagnostics.first?.message == error.first.message)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.output.path) == ["report.json"])
     }
 }

@@ -131,9 +131,9 @@ struct RenderTests {
     }
 
     @Test func interfaceWordsFollowTheLanguagesTypography() throws {
-        let french = try InterfaceStrings(language: "fr", folder: templatesFolder + "/Site/strings")
+        let french = try InterfaceStrings(language: "fr", site: templatesFolder + "/Site")
         #expect(french["lessonHint"].hasSuffix("terminal\u{A0}:"))
-        let polish = try InterfaceStrings(language: "pl", folder: templatesFolder + "/Site/strings")
+        let polish = try InterfaceStrings(language: "pl", site: templatesFolder + "/Site")
         #expect(polish["lessonHint"].contains("w\u{A0}terminalu"))
     }
 

@@ -56,7 +56,7 @@ struct TemplateCheckTests {
         #expect(
             check.problems(in: template, file: "step.mustache", context: step) == [
                 "step.mustache:2: 'captoin' is not a field of Pages.Listing, Pages.Block or Pages.Step",
-                "step.mustache:3: 'strings.nope': 'nope' is not a key of every Templates/Site/strings/*.json",
+                "step.mustache:3: 'strings.nope': 'nope' is not an uncounted key of Templates/Site/strings/keys.json",
                 "step.mustache:3: 'tutorialTitle.count': 'count' is not a field of String",
                 "step.mustache:4: 'previous' is a Pages.StepLink, which renders as its Swift description, not text",
                 "step.mustache:5: 'lats()': a position in a list is one of even, first, index, last, odd",
@@ -69,7 +69,7 @@ struct TemplateCheckTests {
 /// A fully populated sample of each template's context, by folder and template name.
 enum TemplateSamples {
     static func all() throws -> [String: [String: Any]] {
-        let strings = StringsLookup(try InterfaceStrings(language: "fr", folder: templatesFolder + "/Site/strings"))
+        let strings = StringsLookup(try InterfaceStrings(language: "fr", site: templatesFolder + "/Site"))
         let link = Pages.StepLink(href: "02-b.html", number: 2, title: "B")
         let listing = Pages.Listing(
             id: "l", caption: "A.swift", isTest: true, stale: "stale", code: "let a = 1", status: "verified",
@@ -81,7 +81,8 @@ enum TemplateSamples {
                 footer: "F", banner: "B", bannerKind: "unverified", strings: strings),
             "root": Pages.Root(entries: [.init(href: "fr/index.html", name: "Français", code: "fr")], strings: strings),
             "index": Pages.Index(
-                tutorials: [.init(href: "t/index.html", title: "T", steps: 2)], siteIntro: "I", strings: strings),
+                tutorials: [.init(href: "t/index.html", title: "T", steps: "2 étapes")], siteIntro: "I",
+                strings: strings),
             "tutorial": Pages.Tutorial(title: "T", intro: "<p>", lesson: "swift run", steps: [link], strings: strings),
             "step": Pages.Step(
                 tutorialTitle: "T", tutorialHref: "index.html", title: "S", number: 1, position: "1/2",
@@ -89,7 +90,7 @@ enum TemplateSamples {
                     Pages.Block(prose: "<p>", listing: listing, output: Pages.Output(id: "o", text: "out"))
                 ], hasDiagnostics: true, diagnostics: ["error"], lesson: "swift run", previous: link, next: link,
                 strings: strings),
-            "search": Pages.Search(strings: strings),
+            "search": Pages.Search(countForms: "{}", pluralRules: "[]", strings: strings),
         ]
         let benchmark = CodebaseTemplates.Benchmark(
             tutorialID: "t", name: "TBenchmark", target: "TBenchmark", dependencies: ["\"TStep01\""])
@@ -123,16 +124,12 @@ struct TemplateCheck {
     /// The keys every language's interface strings have: what `{{strings.…}}` may name.
     var stringKeys: Set<String>
 
-    /// The check, with the keys of `Templates/Site/strings/*.json`.
+    /// The check, with the keys `Templates/Site/strings/keys.json` lists (every language's
+    /// file has exactly those), but the counted ones, which only a count can choose a form of.
     static func forSite() throws -> TemplateCheck {
-        let folder = templatesFolder + "/Site/strings"
-        var keys: Set<String>?
-        for file in try FileManager.default.contentsOfDirectory(atPath: folder) where file.hasSuffix(".json") {
-            let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + file))
-            let strings = Set(try JSONDecoder().decode([String: String].self, from: data).keys)
-            keys = keys.map { $0.intersection(strings) } ?? strings
-        }
-        return TemplateCheck(stringKeys: keys ?? [])
+        let data = try Data(contentsOf: URL(fileURLWithPath: templatesFolder + "/Site/strings/keys.json"))
+        let keys = Set(try JSONDecoder().decode([String: String].self, from: data).keys)
+        return TemplateCheck(stringKeys: keys.subtracting(InterfaceStrings.counted))
     }
 
     /// A tag: `{{name}}`, `{{{name}}}`, `{{&name}}`, `{{#name}}`, `{{^name}}`, `{{/name}}`, `{{! … }}`,
@@ -279,7 +276,8 @@ struct TemplateCheck {
             guard let child = child(part, of: parent) else {
                 if parent is StringsLookup {
                     return .failure(
-                        Problem(text: "'\(name)': '\(part)' is not a key of every Templates/Site/strings/*.json"))
+                        Problem(
+                            text: "'\(name)': '\(part)' is not an uncounted key of Templates/Site/strings/keys.json"))
                 }
                 return .failure(Problem(text: "'\(name)': '\(part)' is not a field of \(Self.name(of: parent))"))
             }

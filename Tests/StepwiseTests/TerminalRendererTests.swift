@@ -26,7 +26,7 @@ struct TerminalRendererTests {
     }
 
     @Test func aStepShowsItsTitleProseAndListingsWithoutHiddenLines() throws {
-        let strings = try InterfaceStrings(language: "de", folder: templatesFolder + "/Site/strings")
+        let strings = try InterfaceStrings(language: "de", site: templatesFolder + "/Site")
         let listing = Listing(
             id: "l", kind: .source, file: "A.swift", region: nil, location: location,
             lines: [

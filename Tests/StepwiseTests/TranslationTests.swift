@@ -67,18 +67,44 @@ struct TranslationTests {
         try czech.write(to: outside, atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: sandbox.path("cs.xml"), withDestinationPath: outside.path)
         let desk = TranslationWorkflow(content: sandbox.content.path)
-        for attempt in ["status", "export"] {
-            let error = try #require(
-                await #expect(throws: DiagnosticError.self, "\(attempt)") {
-                    if attempt == "status" {
-                        _ = try await desk.status(extra: ["cs"])
-                    } else {
-                        _ = try await desk.export(language: "cs")
-                    }
-                })
-            #expect(error.first.location?.file == sandbox.path("cs.xml"), "\(attempt)")
-            #expect(error.first.message.contains("outside the content folder"), "\(attempt)")
+        let error = try #require(await #expect(throws: DiagnosticError.self) { try await desk.status(extra: ["cs"]) })
+        #expect(error.first.location?.file == sandbox.path("cs.xml"))
+        #expect(error.first.message.contains("outside the content folder"))
+    }
+
+    /// `import` takes back only a language the tutorial's manifest names, so `export` writes
+    /// only those: a tutorial without the language is left out, or named when asked for.
+    @Test func exportWritesOnlyTutorialsThatHaveTheLanguage() async throws {
+        let sandbox = try await Sandbox.translated()
+        // A second tutorial, in German and French only.
+        let parting = sandbox.content.appendingPathComponent("parting")
+        try FileManager.default.copyItem(at: sandbox.content.appendingPathComponent("greeting"), to: parting)
+        try FileManager.default.removeItem(at: parting.appendingPathComponent("pl.xml"))
+        for name in ["de.xml", "fr.xml"] {
+            let file = parting.appendingPathComponent(name).path
+            try String(contentsOfFile: file, encoding: .utf8)
+                .replacingOccurrences(of: #"id="greeting""#, with: #"id="parting""#)
+                .write(toFile: file, atomically: true, encoding: .utf8)
         }
+        let manifest = parting.appendingPathComponent("manifest.xml").path
+        try String(contentsOfFile: manifest, encoding: .utf8)
+            .replacingOccurrences(of: #"id="greeting""#, with: #"id="parting""#)
+            .replacingOccurrences(of: #"module="Greeting""#, with: #"module="Parting""#)
+            .replacingOccurrences(of: "\n  <title xml:lang=\"pl\">Pozdrowienia</title>", with: "")
+            .write(toFile: manifest, atomically: true, encoding: .utf8)
+        let desk = TranslationWorkflow(content: sandbox.content.path)
+
+        #expect(try await desk.export(language: "pl").map(\.tutorial) == ["greeting"])
+        #expect(try await desk.export(language: "fr").map(\.tutorial) == ["greeting", "parting"])
+        let named = try #require(
+            await #expect(throws: DiagnosticError.self) {
+                try await desk.export(language: "pl", tutorials: ["parting"])
+            }
+        )
+        #expect(named.first.location?.file == manifest)
+        #expect(named.first.message.hasPrefix("parting has no translation into 'pl'"), "\(named.first.message)")
+        let none = try #require(await #expect(throws: DiagnosticError.self) { try await desk.export(language: "cs") })
+        #expect(none.first.message.contains("has the language 'cs'"), "\(none.first.message)")
     }
 
     @Test func theToolsSeeTheTutorialsAsTheBuildDoes() async throws {

@@ -10,8 +10,13 @@ struct TypographyTests {
     private let narrow = "\u{202F}"
     private let noBreak = "\u{00A0}"
 
-    @Test func frenchPunctuationKeepsItsSpaceWithoutBreakingTheLine() {
-        let french = Typography(language: "fr")
+    /// The rules of `language` in the repository's `Templates/Site/typography.json`.
+    private func typography(_ language: String) throws -> Typography {
+        try Typography(language: language, file: templatesFolder + "/Site/typography.json")
+    }
+
+    @Test func frenchPunctuationKeepsItsSpaceWithoutBreakingTheLine() throws {
+        let french = try typography("fr")
         #expect(
             french.apply("Pourquoi ? Parce que ; voilà ! Ainsi : « bonjour »")
                 == "Pourquoi\(narrow)? Parce que\(narrow); voilà\(narrow)! Ainsi\(noBreak): «\(narrow)bonjour\(narrow)»"
@@ -19,8 +24,8 @@ struct TypographyTests {
         #expect(french.apply("à 10:30, sans espace") == "à 10:30, sans espace", "nothing is inserted")
     }
 
-    @Test func polishOneLetterWordsNeverEndALine() {
-        let polish = Typography(language: "pl")
+    @Test func polishOneLetterWordsNeverEndALine() throws {
+        let polish = try typography("pl")
         #expect(
             polish.apply("W tym kroku a potem i w kolejnym (z kodem) u nas")
                 == "W\(noBreak)tym kroku a\(noBreak)potem i\(noBreak)w\(noBreak)kolejnym (z\(noBreak)kodem) u\(noBreak)nas"
@@ -30,8 +35,8 @@ struct TypographyTests {
         #expect(polish.apply("klasa ma pole") == "klasa ma pole", "only words of one letter")
     }
 
-    @Test func theRulesReadAcrossInlineMarkupButCodeIsAWordOfItsOwn() {
-        let polish = Typography(language: "pl")
+    @Test func theRulesReadAcrossInlineMarkupButCodeIsAWordOfItsOwn() throws {
+        let polish = try typography("pl")
         #expect(
             polish.apply(to: [
                 .text("listę zadań "), .emphasis([.text("i")]), .text(" zapamiętuje "), .code("w"), .text(" kodzie"),
@@ -40,27 +45,64 @@ struct TypographyTests {
                     .text("listę zadań "), .emphasis([.text("i")]), .text("\(noBreak)zapamiętuje "), .code("w"),
                     .text(" kodzie"),
                 ])
-        let french = Typography(language: "fr")
+        let french = try typography("fr")
         #expect(
             french.apply(to: [.text("Pourquoi "), .strong([.text("?")]), .link(href: "a ?b", [.text("ici !")])])
                 == [.text("Pourquoi\(narrow)"), .strong([.text("?")]), .link(href: "a ?b", [.text("ici\(narrow)!")])])
         #expect(
-            Typography(language: "de").apply(to: [.text("a "), .emphasis([.text(":")])]) == [
+            try typography("de").apply(to: [.text("a "), .emphasis([.text(":")])]) == [
                 .text("a "), .emphasis([.text(":")]),
             ])
     }
 
-    @Test func germanAndUnknownLanguagesAreLeftAsWritten() {
-        #expect(Typography(language: "de").apply("Warum ? Darum : so") == "Warum ? Darum : so")
-        #expect(Typography(language: "cs").apply("a v z") == "a v z")
+    @Test func germanAndUnknownLanguagesAreLeftAsWritten() throws {
+        #expect(try typography("de").apply("Warum ? Darum : so") == "Warum ? Darum : so")
+        // English has no rules: not even for its one-letter words.
+        #expect(try typography("en").apply("a v z I a ? b : c") == "a v z I a ? b : c")
     }
 
-    @Test func codeTermsAndLinksAreNeverChanged() {
+    /// Czech and Slovak keep a one-letter preposition or conjunction (k s v z o u a i) with the
+    /// next word, as Polish does, from the rules file and no Swift of their own.
+    @Test(arguments: ["cs", "sk"])
+    func czechAndSlovakOneLetterWordsNeverEndALine(language: String) throws {
+        let rules = try typography(language)
+        #expect(
+            rules.apply("Zpoždění k tomu s námi v Praze z domu o tom u nás a já i ty")
+                == "Zpoždění k\(noBreak)tomu s\(noBreak)námi v\(noBreak)Praze z\(noBreak)domu o\(noBreak)tom u\(noBreak)nás a\(noBreak)já i\(noBreak)ty"
+        )
+        #expect(rules.apply("V tom (K nám) b c") == "V\(noBreak)tom (K\(noBreak)nám) b c", "only those letters")
+        #expect(rules.apply("pes a") == "pes a", "a last word has no space to keep")
+    }
+
+    /// The rules are data: a file that is no JSON, or a rule that does not say what it does,
+    /// is an error at its line.
+    @Test func aMalformedRulesFileIsAnErrorAtItsLine() throws {
+        let sandbox = try Sandbox()
+        let file = sandbox.root.appendingPathComponent("typography.json").path
+        let cases: [(String, Int, String)] = [
+            ("{\n  \"fr\": [\n    { \"space\": \"no-break\" \"before\": \":\" }\n  ]\n}\n", 3, "not JSON"),
+            (
+                "{\n  \"fr\": [],\n  \"cs\": [\n    { \"space\": \"thin\", \"before\": \":\" }\n  ]\n}\n", 3,
+                "unknown space 'thin'"
+            ),
+            ("{\n  \"cs\": [\n    { \"space\": \"no-break\" }\n  ]\n}\n", 2, "one of \"before\""),
+            ("{\n  \"fr\": [],\n  \"cs\": [\n    { \"before\": \":\" }\n  ]\n}\n", 3, "no \"space\""),
+        ]
+        for (text, line, message) in cases {
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            // Every language's rules are read, whichever language asks.
+            let error = try #require(throws: DiagnosticError.self) { try Typography(language: "de", file: file) }
+            #expect(error.first.location == SourceLocation(file: file, line: line), "\(text)")
+            #expect(error.first.message.contains(message), "\(error.first.message)")
+        }
+    }
+
+    @Test func codeTermsAndLinksAreNeverChanged() throws {
         let html = HTML.inlines(
             [
                 .text("Voir "), .code("a ? b : c"), .text(" puis "), .term("Swift ?"), .text(" :"),
                 .link(href: "https://example.org/a ?b", [.text("ici !")]),
-            ], typography: Typography(language: "fr"))
+            ], typography: try typography("fr"))
         #expect(html.contains("<code>a ? b : c</code>"))
         #expect(html.contains(#"<span class="term" translate="no">Swift ?</span>"#))
         #expect(html.contains("\(noBreak):"))
@@ -69,7 +111,7 @@ struct TypographyTests {
     }
 
     @Test func aNoteWithInlineCodeIsWrappedOnceAndKeepsItsIndent() throws {
-        let strings = try InterfaceStrings(language: "pl", folder: templatesFolder + "/Site/strings")
+        let strings = try InterfaceStrings(language: "pl", site: templatesFolder + "/Site")
         let renderer = TerminalRenderer(width: 40, styled: false, strings: strings)
         let note = Block.note(
             kind: "warning",
@@ -133,7 +175,7 @@ struct TypographyTests {
             id: "t", kind: .test, file: "ShoutTests.swift", region: nil, location: location,
             lines: [CodeLine(code: "@Test func shout() {}", isHidden: false, location: location)])
         for (language, caption) in [("fr", "Test\(noBreak): ShoutTests.swift"), ("de", "Test: ShoutTests.swift")] {
-            let strings = try InterfaceStrings(language: language, folder: templatesFolder + "/Site/strings")
+            let strings = try InterfaceStrings(language: language, site: templatesFolder + "/Site")
             let text = TerminalRenderer(width: 80, styled: false, strings: strings).listing(listing)
             #expect(text.hasPrefix("┌ " + caption + "\n"), "\(text)")
         }
