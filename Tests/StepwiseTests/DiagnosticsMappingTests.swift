@@ -26,17 +26,7 @@ struct DiagnosticsMappingTests {
 
     @Test func generatedPositionsMapToTheListingLineAndColumn() async throws {
         let sandbox = try Sandbox()
-        let tutorial = try LanguageCheck().check(try ContentLoader(contentDirectory: sandbox.content.path).load()[0])
-        let codebase = try await Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle([
-            tutorial
-        ])
-        let directory = sandbox.output.appendingPathComponent("Codebase").path
-        let mapper = SourceMapper(codebase: codebase, directory: directory)
-        let file = try #require(codebase.file("Sources/GreetingStep02/Greeter.swift"))
-        let line =
-            file.contents.split(separator: "\n", omittingEmptySubsequences: false).firstIndex {
-                $0.contains("uppercased")
-            }! + 1
+        let (mapper, directory, line) = try await greeterMapping(sandbox)
         // `name` in `\(name.uppercased())` sits at column 34 of the generated line (8 spaces of indentation).
         let mapped = try #require(
             mapper.map(path: directory + "/Sources/GreetingStep02/Greeter.swift", line: line, column: 34))
@@ -55,17 +45,7 @@ struct DiagnosticsMappingTests {
         try sandbox.edit(
             "de.xml", replacing: #""\(word.uppercased()), \(name.uppercased())!""#,
             with: #""\(word.uppercased()), ü\(name.uppercased())!""#)
-        let tutorial = try LanguageCheck().check(try ContentLoader(contentDirectory: sandbox.content.path).load()[0])
-        let codebase = try await Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle([
-            tutorial
-        ])
-        let directory = sandbox.output.appendingPathComponent("Codebase").path
-        let mapper = SourceMapper(codebase: codebase, directory: directory)
-        let file = try #require(codebase.file("Sources/GreetingStep02/Greeter.swift"))
-        let line =
-            file.contents.split(separator: "\n", omittingEmptySubsequences: false).firstIndex {
-                $0.contains("uppercased")
-            }! + 1
+        let (mapper, directory, line) = try await greeterMapping(sandbox)
         // `name` now sits at byte 36 of the generated line (ü is two bytes), character 35.
         let mapped = try #require(
             mapper.map(path: directory + "/Sources/GreetingStep02/Greeter.swift", line: line, column: 36))
@@ -115,5 +95,21 @@ struct DiagnosticsMappingTests {
         let crashed = OutputComparison.compare(
             .init(status: .signaled(4), output: ""), expected: [], step: step, language: "de")
         #expect(!crashed.result.matched)
+    }
+
+    /// The sandbox tangled, its source map, the codebase folder, and the line of step 2's
+    /// `Greeter.swift` that uppercases.
+    private func greeterMapping(_ sandbox: Sandbox) async throws -> (SourceMapper, String, Int) {
+        let tutorial = try LanguageCheck().check(try ContentLoader(contentDirectory: sandbox.content.path).load()[0])
+        let codebase = try await Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle([
+            tutorial
+        ])
+        let directory = sandbox.output.appendingPathComponent("Codebase").path
+        let file = try #require(codebase.file("Sources/GreetingStep02/Greeter.swift"))
+        let line =
+            file.contents.split(separator: "\n", omittingEmptySubsequences: false).firstIndex {
+                $0.contains("uppercased")
+            }! + 1
+        return (SourceMapper(codebase: codebase, directory: directory), directory, line)
     }
 }
