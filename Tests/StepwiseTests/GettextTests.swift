@@ -188,11 +188,7 @@ struct GettextTests {
     // MARK: Import
 
     @Test func exportThenImportWithoutChangesLeavesEveryFileByteForByte() async throws {
-        let sandbox = try await Sandbox.translated()
-        let repository = URL(fileURLWithPath: templatesFolder).deletingLastPathComponent()
-        try FileManager.default.copyItem(
-            at: repository.appendingPathComponent("Content/bindings"),
-            to: sandbox.content.appendingPathComponent("bindings"))
+        let sandbox = try await Sandbox.translatedWithBindings()
         let desk = TranslationWorkflow(content: sandbox.content.path)
         let before = try snapshot(sandbox.content)
         for language in ["fr", "pl"] {

@@ -99,6 +99,17 @@ extension DiagnosticError {
 
 extension Sandbox {
     /// The fixture with `pl.xml` (a translation of the German source) and every translation confirmed.
+    /// `translated()` with the repository's own bindings tutorial beside it: real files with all
+    /// their formatting, for round trips that must leave every byte as it was.
+    static func translatedWithBindings() async throws -> Sandbox {
+        let sandbox = try await translated()
+        let repository = URL(fileURLWithPath: templatesFolder).deletingLastPathComponent()
+        try FileManager.default.copyItem(
+            at: repository.appendingPathComponent("Content/bindings"),
+            to: sandbox.content.appendingPathComponent("bindings"))
+        return sandbox
+    }
+
     static func translated() async throws -> Sandbox {
         let sandbox = try Sandbox()
         try sandbox.edit(

@@ -128,12 +128,7 @@ struct TranslationTests {
     }
 
     @Test func exportThenImportWithoutChangesLeavesEveryFileByteForByte() async throws {
-        let sandbox = try await Sandbox.translated()
-        // The repository's own tutorials, too: real files with all their formatting.
-        let repository = URL(fileURLWithPath: templatesFolder).deletingLastPathComponent()
-        try FileManager.default.copyItem(
-            at: repository.appendingPathComponent("Content/bindings"),
-            to: sandbox.content.appendingPathComponent("bindings"))
+        let sandbox = try await Sandbox.translatedWithBindings()
         let desk = TranslationWorkflow(content: sandbox.content.path)
         let before = try snapshot(sandbox.content)
         #expect(try await desk.export(language: "de").isEmpty, "both tutorials are written in German")
