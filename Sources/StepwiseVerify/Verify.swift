@@ -20,6 +20,9 @@ public struct Verify: Sendable {
     public let testTimeout: Duration
     /// How long one step's program may run.
     public let programTimeout: Duration
+    /// Waits out one test run's time limit, told the run's latest lines as it prints them:
+    /// `testTimeout` on the clock, unless a test puts a gate in its place.
+    var testRunLimit: @Sendable (AsyncStream<String>) async throws -> Void
     /// How many times every step's tests run; a test that passes in some runs and fails in
     /// others is flaky, and fails its step.
     public let repetitions: Int
@@ -64,6 +67,7 @@ public struct Verify: Sendable {
         self.swift = swift
         self.testTimeout = testTimeout
         self.programTimeout = programTimeout
+        self.testRunLimit = { _ in try await Task.sleep(for: testTimeout) }
         self.repetitions = max(repetitions, 1)
         self.cache = cache
         self.remoteCache = remoteCache
@@ -311,8 +315,12 @@ public struct Verify: Sendable {
             ]
             if !skipping.isEmpty { arguments += ["--skip", PackageLayout.testSelection(skipping.sorted())] }
             let run = try await withThrowingTaskGroup(of: ProcessRunner.Result?.self) { group in
-                group.addTask { [swift, testTimeout, arguments] in
-                    try await ProcessRunner.run(swift, arguments, timeout: testTimeout)
+                group.addTask { [swift, testRunLimit, arguments] in
+                    let (lines, printed) = AsyncStream.makeStream(
+                        of: String.self, bufferingPolicy: .bufferingNewest(100))
+                    defer { printed.finish() }
+                    return try await ProcessRunner.run(
+                        swift, arguments, until: { try await testRunLimit(lines) }, onLine: { printed.yield($0) })
                 }
                 // Swift Testing writes the events as they happen: read them as they come to
                 // tell which targets are done.
