@@ -204,7 +204,15 @@ public struct SiteRenderer: Stage {
         ]
         let readerFiles = try ReaderFiles(document)
         let failed = pages.verification?.succeeded == false
-        let glossary = Self.glossary(of: tutorial, language: language)
+        // The language's typography on its own words (not on the source term or the definition,
+        // which are marked as another language).
+        let glossary = Self.glossary(of: tutorial, language: language).map { entry in
+            var entry = entry
+            entry.term = typography.apply(entry.term)
+            entry.admitted = entry.admitted.map(typography.apply)
+            entry.avoid = entry.avoid.map(typography.apply)
+            return entry
+        }
         if !glossary.isEmpty {
             files.append(
                 try page(
@@ -213,7 +221,7 @@ public struct SiteRenderer: Stage {
                         tutorialTitle: title, tutorialHref: "index.html", entries: glossary,
                         strings: StringsLookup(strings)),
                     at: "\(language)/\(tutorial.id)/\(Self.glossaryFile)", pages,
-                    title: strings["glossary"] + " – " + plainTitle,
+                    title: typography.apply(strings["glossary"] + " – " + plainTitle),
                     alternates: {
                         available.contains($0) && !Self.glossary(of: tutorial, language: $0).isEmpty
                             ? "\($0)/\(tutorial.id)/\(Self.glossaryFile)" : nil
