@@ -5,6 +5,7 @@ import Testing
 @testable import StepwiseModel
 @testable import StepwiseParse
 @testable import StepwiseRender
+@testable import StepwiseReport
 @testable import StepwiseTranslationTools
 
 @Suite("The termbase: terms checked in the prose and carried to translators")
@@ -58,6 +59,20 @@ struct TermbaseTests {
     private func check(_ sandbox: Sandbox, strictTerms: Bool = false) throws -> CheckedTutorial {
         try LanguageCheck(strictTerms: strictTerms).check(
             try ContentLoader(contentDirectory: sandbox.content.path).load()[0])
+    }
+
+    @Test func reportJSONCarriesTheTermWarningsTheBuildPrints() async throws {
+        let sandbox = try sandbox()
+        try sandbox.edit("fr.xml", replacing: "<p>Plus fort.</p>", with: "<p>Plus fort, un listener.</p>")
+        let checked = try check(sandbox)
+        let report = await Report().run(
+            .init(
+                tutorials: [AuditedTutorial(checked: checked, translations: [:])],
+                codebase: Codebase(files: [], targets: [], lessons: []), verification: nil, stages: []))
+        let warning = try #require(report.diagnostics.first { $0.message.contains("'listener'") })
+        #expect(warning.severity == .warning)
+        #expect(warning.file == sandbox.path("fr.xml"))
+        #expect(warning.line == (try sandbox.line(of: "un listener", in: "fr.xml")))
     }
 
     @Test func aDeprecatedTermIsAWarningAtItsLineAndColumnNamingThePreferredTerm() throws {
