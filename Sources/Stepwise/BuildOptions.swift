@@ -28,6 +28,9 @@ public struct BuildOptions: Sendable {
     public var shard: Shard?
     /// Whether to verify nothing and take every step from the caches (`--cached-only`).
     public var cachedOnly = false
+    /// Whether a deprecated term in the prose fails the build (`--strict-terms`) instead of
+    /// being a warning.
+    public var strictTerms = false
 
     /// The default options: `Content`, `Templates`, `Output`, everything verified.
     public init() {}

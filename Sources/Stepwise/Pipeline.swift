@@ -64,7 +64,8 @@ public struct Pipeline: Sendable {
         var timings: [StageTiming] = []
         let tutorials = try await run(ContentLoader(contentDirectory: options.content, memo: memo), ids, &timings)
         let audited = try await run(
-            TranslationAudit(memo: memo), try await run(LanguageCheck(memo: memo), tutorials, &timings), &timings)
+            TranslationAudit(memo: memo),
+            try await run(LanguageCheck(memo: memo, strictTerms: options.strictTerms), tutorials, &timings), &timings)
         return (audited, timings)
     }
 

@@ -6,22 +6,38 @@ import StepwiseSyntax
 /// Languages are aligned by id: steps follow the manifest, and each step has the same
 /// listings and expected outputs, in the same order, with the same files and regions, in
 /// every language. Translated code must be the source's code (see `CodeComparison`), and
-/// text marked `its:translate="no"` must stay as written.
+/// text marked `its:translate="no"` must stay as written. Every language's prose is read
+/// against the termbase (see `TermCheck`): a deprecated term is a warning, or an error with
+/// `strictTerms`.
 public struct LanguageCheck: Sendable {
     /// Where code comparisons of earlier runs are kept; nil to compare every listing.
     public let memo: ParseMemo?
+    /// Whether a deprecated term fails the check (`--strict-terms`) instead of being a warning.
+    public let strictTerms: Bool
 
     /// Creates the stage.
-    public init(memo: ParseMemo? = nil) {
+    public init(memo: ParseMemo? = nil, strictTerms: Bool = false) {
         self.memo = memo
+        self.strictTerms = strictTerms
     }
 
     /// Checks `tutorial`, throwing every mismatch found.
     public func check(_ tutorial: Tutorial) throws(DiagnosticError) -> CheckedTutorial {
         var problems: [Diagnostic] = []
+        var warnings: [Diagnostic] = []
         var literals: [String: Set<String>] = [:]
+        let termCheck = TermCheck(termbase: tutorial.termbase, sourceLanguage: tutorial.manifest.sourceLanguage)
         for document in tutorial.orderedDocuments {
             problems += stepOrder(of: document, manifest: tutorial.manifest)
+            if strictTerms {
+                problems += termCheck.findings(in: document, reportingAll: true).map { finding in
+                    var error = finding
+                    error.severity = .error
+                    return error
+                }
+            } else {
+                warnings += termCheck.findings(in: document, reportingAll: false)
+            }
         }
         let source = tutorial.source
         for language in tutorial.manifest.translations {
@@ -41,7 +57,7 @@ public struct LanguageCheck: Sendable {
             }
         }
         if !problems.isEmpty { throw DiagnosticError(problems) }
-        return CheckedTutorial(tutorial: tutorial, translatedLiterals: literals)
+        return CheckedTutorial(tutorial: tutorial, translatedLiterals: literals, warnings: warnings)
     }
 
     /// Steps missing, extra or out of order against the manifest.

@@ -6,11 +6,14 @@ public struct CheckedTutorial: Sendable, Hashable {
     /// source language's. Steps that include such a listing get a variant of their own in
     /// that language, so the translated strings are compiled and tested too.
     public var translatedLiterals: [String: Set<String>]
+    /// What the check found that does not fail the build: deprecated terms in the prose.
+    public var warnings: [Diagnostic]
 
     /// Creates a checked tutorial.
-    public init(tutorial: Tutorial, translatedLiterals: [String: Set<String>]) {
+    public init(tutorial: Tutorial, translatedLiterals: [String: Set<String>], warnings: [Diagnostic] = []) {
         self.tutorial = tutorial
         self.translatedLiterals = translatedLiterals
+        self.warnings = warnings
     }
 }
 

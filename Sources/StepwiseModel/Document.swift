@@ -10,14 +10,17 @@ public struct TutorialDocument: Sendable, Hashable, Codable {
     public var intro: [Block]
     /// The steps, in order.
     public var steps: [Step]
+    /// The file's text as read, so that a finding inside prose can be placed at its column.
+    public var text: String
 
     /// Creates a document.
-    public init(tutorialID: String, language: String, file: String, intro: [Block], steps: [Step]) {
+    public init(tutorialID: String, language: String, file: String, intro: [Block], steps: [Step], text: String = "") {
         self.tutorialID = tutorialID
         self.language = language
         self.file = file
         self.intro = intro
         self.steps = steps
+        self.text = text
     }
 
     /// The step with `id`, if there is one.

@@ -10,16 +10,21 @@ public struct Tutorial: Sendable, Hashable, Codable {
     /// What reading it found worth saying that stops nothing (a language file its manifest does
     /// not name, which is not read).
     public var warnings: [Diagnostic]
+    /// The terms the tutorial uses: the project's (`Content/terms.tbx`) and its own
+    /// (`Content/<tutorial>/terms.tbx`).
+    public var termbase: Termbase
 
     /// Creates a tutorial.
     public init(
         manifest: Manifest, documents: [String: TutorialDocument], sourceMemory: [String: String] = [:],
-        warnings: [Diagnostic] = []
+        warnings: [Diagnostic] = [],
+        termbase: Termbase = Termbase()
     ) {
         self.manifest = manifest
         self.documents = documents
         self.sourceMemory = sourceMemory
         self.warnings = warnings
+        self.termbase = termbase
     }
 
     /// The tutorial's id, also the name of its folder.

@@ -41,6 +41,12 @@ public struct ContentLoader: Sendable {
         url: Bundle.module.url(forResource: "Schema/tutorial", withExtension: "rng")!)
     private static let manifestSchema = RelaxNGSchema(
         url: Bundle.module.url(forResource: "Schema/manifest", withExtension: "rng")!)
+    private static let termbaseSchema = RelaxNGSchema(
+        url: Bundle.module.url(forResource: "Schema/tbx-basic", withExtension: "rng")!)
+
+    /// The termbase file: `Content/terms.tbx` for the project, `Content/<tutorial>/terms.tbx`
+    /// for one tutorial; either may be absent.
+    public static let termbaseFile = "terms.tbx"
 
     /// The ids of the tutorials in the content folder, sorted.
     public func tutorialIDs() throws(DiagnosticError) -> [String] {
@@ -67,9 +73,19 @@ public struct ContentLoader: Sendable {
         }
         var tutorials: [Tutorial] = []
         var problems: [Diagnostic] = []
+        // The project's termbase is outside every tutorial's folder, so it is read on every run
+        // and added to each tutorial's own after the memo, which keeps only the folder's.
+        var projectTerms = Termbase()
+        do {
+            projectTerms = try termbase(at: path(Self.termbaseFile), inTutorial: nil)
+        } catch {
+            problems += error.diagnostics
+        }
         for id in ids ?? available {
             do {
-                tutorials.append(try load(id))
+                var tutorial = try load(id)
+                tutorial.termbase = projectTerms.adding(tutorial.termbase)
+                tutorials.append(tutorial)
             } catch {
                 problems += error.diagnostics
             }
@@ -125,9 +141,16 @@ public struct ContentLoader: Sendable {
                         at: SourceLocation(file: memoryFile, line: 1)))
             }
         }
+        var terms = Termbase()
+        do {
+            terms = try termbase(at: path(id, Self.termbaseFile), inTutorial: directory)
+        } catch {
+            problems += error.diagnostics
+        }
         if !problems.isEmpty { throw DiagnosticError(problems) }
         return Tutorial(
-            manifest: manifest, documents: documents, sourceMemory: memory, warnings: unnamedLanguages(of: manifest))
+            manifest: manifest, documents: documents, sourceMemory: memory, warnings: unnamedLanguages(of: manifest),
+            termbase: terms)
     }
 
     /// A warning for each `<lang>.xml` in the tutorial's folder whose language the manifest
@@ -143,6 +166,18 @@ public struct ContentLoader: Sendable {
                 "\(name) is not read: the manifest names no title in '\(language)' (add <title xml:lang=\"\(language)\"> to \(manifest.file))",
                 at: SourceLocation(file: path(manifest.id, name), line: 1))
         }
+    }
+
+    /// The termbase at `file`, empty when there is no such file.
+    private func termbase(at file: String, inTutorial directory: String?) throws(DiagnosticError) -> Termbase {
+        guard FileManager.default.fileExists(atPath: file) else { return Termbase() }
+        let contents: Data
+        if let directory {
+            contents = try FileAccess.contents(of: file, inTutorial: directory)
+        } else {
+            contents = try FileAccess.contents(of: file)
+        }
+        return try TermbaseReader(schema: Self.termbaseSchema).read(file: file, contents: contents)
     }
 
     /// The file in a tutorial's folder that keeps the source segments translations were made

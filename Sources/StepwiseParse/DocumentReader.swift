@@ -34,7 +34,9 @@ struct DocumentReader {
         let intro = root.element("intro").map { reading.blocks(in: $0) } ?? []
         let steps = root.elements.filter { $0.name == "step" }.map { reading.step($0) }
         if !reading.problems.isEmpty { throw DiagnosticError(reading.problems) }
-        return TutorialDocument(tutorialID: manifest.id, language: language, file: file, intro: intro, steps: steps)
+        return TutorialDocument(
+            tutorialID: manifest.id, language: language, file: file, intro: intro, steps: steps,
+            text: String(decoding: contents, as: UTF8.self))
     }
 }
 

@@ -8,6 +8,7 @@
 public final class XMLWriter {
     private let document: xmlDocPtr
     private let namespace: xmlNsPtr?
+    private var declared: [String: xmlNsPtr] = [:]
 
     /// An element of the document.
     public struct Element {
@@ -20,6 +21,16 @@ public final class XMLWriter {
             let child =
                 text.map { xmlNewTextChild(node, writer.namespace, name, $0)! }
                 ?? xmlNewChild(node, writer.namespace, name, nil)!
+            return Element(node: child, writer: writer)
+        }
+
+        /// Adds a child element in the namespace that `declare(namespace:prefix:)` gave `prefix`,
+        /// holding `text` (escaped) when given.
+        @discardableResult
+        public func child(_ name: String, prefix: String, text: String? = nil) -> Element {
+            let namespace = writer.declared[prefix]!
+            let child =
+                text.map { xmlNewTextChild(node, namespace, name, $0)! } ?? xmlNewChild(node, namespace, name, nil)!
             return Element(node: child, writer: writer)
         }
 
@@ -39,16 +50,23 @@ public final class XMLWriter {
         }
     }
 
-    /// A document whose root element `root` is in `namespace`, the default namespace.
-    public init(root: String, namespace uri: String) {
+    /// A document whose root element `root` is in `namespace`, the default namespace, or in
+    /// no namespace when it is nil.
+    public init(root: String, namespace uri: String?) {
         document = xmlNewDoc("1.0")
         let node = xmlNewNode(nil, root)!
         xmlDocSetRootElement(document, node)
-        namespace = xmlNewNs(node, uri, nil)
+        namespace = uri.flatMap { xmlNewNs(node, $0, nil) }
         xmlSetNs(node, namespace)
     }
 
     deinit { xmlFreeDoc(document) }
+
+    /// Declares `uri` on the root element as the namespace of `prefix`, for
+    /// `Element.child(_:prefix:text:)`.
+    public func declare(namespace uri: String, prefix: String) {
+        declared[prefix] = xmlNewNs(xmlDocGetRootElement(document), uri, prefix)
+    }
 
     /// The root element.
     public var root: Element { Element(node: xmlDocGetRootElement(document), writer: self) }

@@ -10,40 +10,47 @@ enum HTML {
     }
 
     /// Inline text as HTML, the prose's spaces set by the language's `typography` (code,
-    /// terms and URLs are left as written).
-    static func inlines(_ inlines: [Inline], typography: Typography) -> String {
+    /// terms and URLs are left as written); with `links`, terms of the termbase link to the
+    /// glossary where they first occur on the page.
+    static func inlines(_ inlines: [Inline], typography: Typography, links: GlossaryLinks? = nil) -> String {
         typography.apply(to: inlines).markup(
             InlineMarkupStyle(
-                text: { escape($0) }, code: { "<code>\(escape($0))</code>" },
+                text: { links?.html($0) ?? escape($0) }, code: { "<code>\(escape($0))</code>" },
                 term: { "<span class=\"term\" translate=\"no\">\(escape($0))</span>" },
                 open: { inline in
                     switch inline {
-                    case .emphasis: "<em>"
-                    case .strong: "<strong>"
-                    case .link(let href, _): "<a href=\"\(escape(href))\">"
-                    default: ""
+                    case .emphasis: return "<em>"
+                    case .strong: return "<strong>"
+                    case .link(let href, _):
+                        links?.link(entered: true)
+                        return "<a href=\"\(escape(href))\">"
+                    default: return ""
                     }
                 },
                 close: { inline in
                     switch inline {
-                    case .emphasis: "</em>"
-                    case .strong: "</strong>"
-                    case .link: "</a>"
-                    default: ""
+                    case .emphasis: return "</em>"
+                    case .strong: return "</strong>"
+                    case .link:
+                        links?.link(entered: false)
+                        return "</a>"
+                    default: return ""
                     }
                 }))
     }
 
     /// A prose block as HTML; listings and outputs are rendered by the page, not here. An
     /// element whose translation is stale (`isStale`) is marked so, in the page's language.
+    /// With `links`, terms of the termbase link to the glossary where they first occur.
     static func block(
-        _ block: Block, strings: InterfaceStrings, isStale: @escaping (SourceLocation) -> Bool = { _ in false }
+        _ block: Block, strings: InterfaceStrings, isStale: @escaping (SourceLocation) -> Bool = { _ in false },
+        links: GlossaryLinks? = nil
     ) -> String {
         let typography = strings.typography
         func element(_ name: String, _ inlines: [Inline], _ its: TranslationMetadata) -> String {
             let stale = isStale(its.location)
             return "<\(name)\(attributes(its, stale: stale))>" + (stale ? staleMark(strings) : "")
-                + Self.inlines(inlines, typography: typography) + "</\(name)>"
+                + Self.inlines(inlines, typography: typography, links: links) + "</\(name)>"
         }
         var html = ""
         var visit = DocumentVisit(

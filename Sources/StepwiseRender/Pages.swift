@@ -84,7 +84,34 @@ enum Pages {
         var lesson: String
         var previous: StepLink?
         var next: StepLink?
+        /// The tutorial's glossary page, when its termbase has terms in the page's language.
+        var glossaryHref: String?
         var strings: StringsLookup
+    }
+
+    /// `glossary.mustache`: the terms of a tutorial in one language.
+    struct Glossary: TemplateContext {
+        var tutorialTitle: String
+        var tutorialHref: String
+        var entries: [GlossaryEntry]
+        var strings: StringsLookup
+    }
+
+    /// One concept on the glossary page.
+    struct GlossaryEntry {
+        /// The anchor that terms in the prose link to.
+        var anchor: String
+        /// The preferred term in the page's language.
+        var term: String
+        /// The source language's term, when it is written otherwise.
+        var sourceTerm: String?
+        var sourceLanguage: String
+        /// Admitted terms, joined.
+        var admitted: String?
+        /// Deprecated terms, joined.
+        var avoid: String?
+        var definition: String
+        var definitionLanguage: String
     }
 
     /// One block of a step: exactly one of the three is set.

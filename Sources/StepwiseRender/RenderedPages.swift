@@ -51,6 +51,8 @@ struct RenderedPages: Codable, Sendable {
         digest.add("language", language)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        // The project's termbase is outside the tutorial's folder.
+        digest.add("termbase", (try? encoder.encode(tutorial.termbase)) ?? Data())
         for step in tutorial.documents[language]?.steps ?? [] {
             let target = codebase.target(tutorial: tutorial.id, step: step.id, language: language)
             let result = target.flatMap { verification?.targets[$0.name] }

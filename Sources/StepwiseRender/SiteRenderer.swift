@@ -204,7 +204,32 @@ public struct SiteRenderer: Stage {
         ]
         let readerFiles = try ReaderFiles(document)
         let failed = pages.verification?.succeeded == false
+        // The language's typography on its own words (not on the source term or the definition,
+        // which are marked as another language).
+        let glossary = Self.glossary(of: tutorial, language: language).map { entry in
+            var entry = entry
+            entry.term = typography.apply(entry.term)
+            entry.admitted = entry.admitted.map(typography.apply)
+            entry.avoid = entry.avoid.map(typography.apply)
+            return entry
+        }
+        if !glossary.isEmpty {
+            files.append(
+                try page(
+                    library, "glossary",
+                    Pages.Glossary(
+                        tutorialTitle: title, tutorialHref: "index.html", entries: glossary,
+                        strings: StringsLookup(strings)),
+                    at: "\(language)/\(tutorial.id)/\(Self.glossaryFile)", pages,
+                    title: typography.apply(strings["glossary"] + " – " + plainTitle),
+                    alternates: {
+                        available.contains($0) && !Self.glossary(of: tutorial, language: $0).isEmpty
+                            ? "\($0)/\(tutorial.id)/\(Self.glossaryFile)" : nil
+                    }))
+        }
         for (index, step) in document.steps.enumerated() {
+            let links =
+                glossary.isEmpty ? nil : GlossaryLinks(tutorial.termbase, language: language, href: Self.glossaryFile)
             search.add(
                 href: "\(tutorial.id)/\(fileName(index))", title: typography.plainText(step.title),
                 tutorial: title, blocks: step.blocks, typography: typography)
@@ -219,13 +244,14 @@ public struct SiteRenderer: Stage {
                 blocks: step.blocks.map {
                     block(
                         for: $0, inStep: index, files: readerFiles, verdict: verdict, showsDiagnostics: failed,
-                        strings: strings, isStale: isStale, highlighted: &highlighted)
+                        strings: strings, isStale: isStale, links: links, highlighted: &highlighted)
                 },
                 hasDiagnostics: !stepDiagnostics.isEmpty,
                 diagnostics: stepDiagnostics.map { DiagnosticLimit.cut($0.description, fullText: "report.json") },
                 lesson: "swift run lesson \(tutorial.id) --lang \(language) --step \(index + 1)",
                 previous: index > 0 ? link(index - 1) : nil,
-                next: index + 1 < document.steps.count ? link(index + 1) : nil, strings: StringsLookup(strings))
+                next: index + 1 < document.steps.count ? link(index + 1) : nil,
+                glossaryHref: glossary.isEmpty ? nil : Self.glossaryFile, strings: StringsLookup(strings))
             files.append(
                 try page(
                     library, "step", contents, at: "\(language)/\(tutorial.id)/\(fileName(index))", pages,
@@ -237,7 +263,8 @@ public struct SiteRenderer: Stage {
 
     private func block(
         for block: Block, inStep index: Int, files: ReaderFiles, verdict: StepVerdict, showsDiagnostics: Bool,
-        strings: InterfaceStrings, isStale: @escaping (SourceLocation) -> Bool, highlighted: inout [String]
+        strings: InterfaceStrings, isStale: @escaping (SourceLocation) -> Bool, links: GlossaryLinks?,
+        highlighted: inout [String]
     ) -> Pages.Block {
         switch block {
         case .listing(let listing):
@@ -269,8 +296,40 @@ public struct SiteRenderer: Stage {
         case .output(let output):
             return Pages.Block(output: Pages.Output(id: output.id, text: output.text))
         default:
-            return Pages.Block(prose: HTML.block(block, strings: strings, isStale: isStale))
+            return Pages.Block(prose: HTML.block(block, strings: strings, isStale: isStale, links: links))
         }
+    }
+
+    /// The glossary page's file name, in the tutorial's folder of each language.
+    static let glossaryFile = "glossary.html"
+
+    /// The glossary of `tutorial` in `language`: each concept that has a preferred term in the
+    /// language and whose terms occur in the prose of that language or of the source, sorted
+    /// by term.
+    static func glossary(of tutorial: Tutorial, language: String) -> [Pages.GlossaryEntry] {
+        let source = tutorial.manifest.sourceLanguage
+        var used = Set<Int>()
+        for code in Set([language, source]) {
+            guard let document = tutorial.documents[code] else { continue }
+            let index = TermIndex(tutorial.termbase, language: code)
+            for text in document.proseTexts { used.formUnion(index.matches(in: text).map(\.concept)) }
+        }
+        let entries = used.sorted().compactMap { position -> Pages.GlossaryEntry? in
+            let concept = tutorial.termbase.concepts[position]
+            guard let preferred = concept.preferred(in: language) else { return nil }
+            let terms = concept.terms[language] ?? []
+            func joined(_ status: Term.Status) -> String? {
+                let texts = terms.filter { $0.status == status && $0.text != preferred.text }.map(\.text)
+                return texts.isEmpty ? nil : texts.joined(separator: ", ")
+            }
+            let sourceTerm = concept.preferred(in: source)?.text
+            return Pages.GlossaryEntry(
+                anchor: GlossaryLinks.anchor(concept.id), term: preferred.text,
+                sourceTerm: language == source || sourceTerm == preferred.text ? nil : sourceTerm,
+                sourceLanguage: source, admitted: joined(.admitted), avoid: joined(.deprecated),
+                definition: concept.definition, definitionLanguage: concept.definitionLanguage)
+        }
+        return entries.sorted { $0.term.localizedStandardCompare($1.term) == .orderedAscending }
     }
 
     /// The memo's kind for highlighted listings.

@@ -36,7 +36,8 @@ public struct Report: Stage {
         ReportDocument(
             succeeded: input.verification?.succeeded ?? false, stages: input.stages,
             tutorials: input.tutorials.map { tutorial($0, input) },
-            diagnostics: (input.tutorials.flatMap(\.tutorial.warnings) + (input.verification?.general ?? []))
+            diagnostics: (input.tutorials.flatMap(\.tutorial.warnings) + input.tutorials.flatMap(\.checked.warnings)
+                + (input.verification?.general ?? []))
                 .map(DiagnosticReport.init),
             shard: input.verification?.shard.map { ShardReport(index: $0.index, count: $0.count) },
             remoteCache: input.verification?.remoteCache.map {

@@ -12,7 +12,8 @@ public struct ReportDocument: Codable, Sendable, Equatable {
     /// Every tutorial.
     public var tutorials: [TutorialReport]
     /// Problems that belong to no listing: the warnings of reading the tutorials (a language
-    /// file no manifest names), verification's own errors, or the bad input that stopped a run.
+    /// file no manifest names) and of the term check (a deprecated term in the prose),
+    /// verification's own errors, or the bad input that stopped a run.
     public var diagnostics: [DiagnosticReport]
     /// The shard this run verified (`--shard K/N`); absent when it verified every step.
     public var shard: ShardReport?

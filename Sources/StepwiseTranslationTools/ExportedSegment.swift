@@ -36,3 +36,47 @@ enum ExportedSegment {
         "\(tutorialID)/\(source.text.location.file.split(separator: "/").last ?? ""):\(line ?? source.text.location.line)"
     }
 }
+
+/// The termbase's concepts that a segment's source names, with what the target language calls
+/// them: the glossary entries that XLIFF (`<gls:glossary>`) and PO (`#.` comments) carry.
+struct SegmentGlossary {
+    /// One concept the source names.
+    struct Entry: Equatable {
+        /// The term as the source language writes it.
+        var term: String
+        /// The target language's preferred term, when the termbase has one (nil for a template).
+        var translation: String?
+        /// The target language's deprecated terms, not to be used.
+        var avoid: [String]
+        /// What the concept means.
+        var definition: String
+    }
+
+    private let termbase: Termbase
+    private let index: TermIndex
+    private let language: String?
+
+    /// The glossary of `tutorial`'s termbase for `language` (nil for a template).
+    init(_ tutorial: Tutorial, language: String?) {
+        termbase = tutorial.termbase
+        index = TermIndex(termbase, language: tutorial.manifest.sourceLanguage)
+        self.language = language
+    }
+
+    /// The concepts whose source-language terms `source`'s prose uses (not its inline code),
+    /// each once, in the order they first occur; none for a listing.
+    func entries(for source: Segment) -> [Entry] {
+        guard let inlines = source.inlines else { return [] }
+        let prose = inlines.prose.text
+        var seen = Set<Int>()
+        return index.matches(in: prose).filter { $0.term.status != .deprecated && seen.insert($0.concept).inserted }
+            .map { match in
+                let concept = termbase.concepts[match.concept]
+                return Entry(
+                    term: match.term.text, translation: language.flatMap { concept.preferred(in: $0)?.text },
+                    avoid: language.map { language in
+                        (concept.terms[language] ?? []).filter { $0.status == .deprecated }.map(\.text)
+                    } ?? [], definition: concept.definition)
+            }
+    }
+}

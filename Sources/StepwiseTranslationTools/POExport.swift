@@ -37,10 +37,13 @@ public enum POExport {
             GettextCatalog.Field(tutorialField, tutorial.id),
         ]
         let source = DocumentSegments(tutorial.source, memo: memo)
+        let glossary = SegmentGlossary(tutorial, language: language)
         let entries = TranslationAudit.align(translation, in: tutorial, source: source, memo: memo).flatMap {
             aligned -> [GettextCatalog.Entry] in
             guard let source = aligned.source else { return [] }
-            let segmentEntries = Self.entries(aligned, source: source, tutorialID: tutorial.id, memo: memo)
+            let segmentEntries = Self.entries(
+                aligned, source: source, terms: extraComments(for: glossary.entries(for: source)),
+                tutorialID: tutorial.id, memo: memo)
             // A template carries the source only.
             return language == nil
                 ? segmentEntries.map { entry in
@@ -52,17 +55,25 @@ public enum POExport {
         return GettextCatalog(header: header, entries: entries)
     }
 
-    /// Comment lines about `source` beyond its locNote (where the terms a unit uses will go);
-    /// none yet.
-    static func extraComments(for source: Segment) -> [String] { [] }
+    /// Comment lines about a segment beyond its locNote: a line per term of the termbase its
+    /// source uses, with the translation, the terms to avoid and the definition.
+    static func extraComments(for glossary: [SegmentGlossary.Entry]) -> [String] {
+        glossary.map { entry in
+            var line = "Term: \(entry.term)"
+            if let translation = entry.translation { line += " → \(translation)" }
+            if !entry.avoid.isEmpty { line += " (not: \(entry.avoid.joined(separator: ", ")))" }
+            return line + ". " + entry.definition
+        }
+    }
 
     /// The entries of one segment: one for prose, one per comment or string for a listing.
     private static func entries(
-        _ aligned: TranslationAudit.AlignedSegment, source: Segment, tutorialID: String, memo: ParseMemo?
+        _ aligned: TranslationAudit.AlignedSegment, source: Segment, terms: [String], tutorialID: String,
+        memo: ParseMemo?
     ) -> [GettextCatalog.Entry] {
         let status = aligned.status
         let stale = status.state == .stale
-        let comments = (source.note.map { [$0] } ?? []) + extraComments(for: source)
+        let comments = (source.note.map { [$0] } ?? []) + terms
         guard let listing = source.listing else {
             var entry = GettextCatalog.Entry(context: status.id, id: POMarkup.text(source.inlines ?? []))
             if status.state != .missing, let inlines = aligned.translation?.inlines {

@@ -101,6 +101,17 @@ public struct TranslationWorkflow: Sendable {
         }
     }
 
+    /// The termbase of each tutorial translated into `language` (or of each of `tutorials`), as
+    /// a TBX glossary from its source language into `language` (see `TBXExport`), by tutorial id.
+    public func exportTBX(language: String, tutorials ids: [String]? = nil) async throws -> [(
+        tutorial: String, tbx: String
+    )] {
+        let memo = ParseMemo(file: options.parseMemo)
+        return try await translations(into: language, of: ids, memo: memo).map { tutorial, _ in
+            (tutorial.id, TBXExport.document(of: tutorial, language: language))
+        }
+    }
+
     /// The gettext PO catalog for `language` of each tutorial translated into it (or of each of
     /// `tutorials`), and its template (POT), by tutorial id.
     public func exportPO(language: String, tutorials ids: [String]? = nil) async throws -> [(

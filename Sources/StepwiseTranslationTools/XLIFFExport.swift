@@ -9,6 +9,8 @@ import StepwiseSyntax
 public enum XLIFFExport {
     /// The XLIFF 2.0 namespace.
     public static let namespace = "urn:oasis:names:tc:xliff:document:2.0"
+    /// The namespace of XLIFF 2.0's glossary module.
+    public static let glossaryNamespace = "urn:oasis:names:tc:xliff:glossary:2.0"
     /// The note category that carries a unit's source hash.
     public static let hashCategory = "stepwise:source-hash"
 
@@ -18,6 +20,7 @@ public enum XLIFFExport {
         of tutorial: Tutorial, language: String, translation: TutorialDocument, memo: ParseMemo? = nil
     ) -> String {
         let writer = XMLWriter(root: "xliff", namespace: Self.namespace)
+        writer.declare(namespace: Self.glossaryNamespace, prefix: "gls")
         let root = writer.root
         root.set("version", "2.0")
         root.set("srcLang", tutorial.manifest.sourceLanguage)
@@ -26,21 +29,35 @@ public enum XLIFFExport {
         file.set("id", tutorial.id)
         file.set("original", "\(tutorial.id)/\(tutorial.manifest.sourceLanguage).xml")
         let source = DocumentSegments(tutorial.source, memo: memo)
+        let glossary = SegmentGlossary(tutorial, language: language)
         for aligned in TranslationAudit.align(translation, in: tutorial, source: source, memo: memo) {
             guard let source = aligned.source else { continue }
-            unit(aligned, source: source, tutorialID: tutorial.id, in: file, memo: memo)
+            unit(
+                aligned, source: source, glossary: glossary.entries(for: source), tutorialID: tutorial.id, in: file,
+                memo: memo)
         }
         return writer.serialized()
     }
 
     private static func unit(
-        _ aligned: TranslationAudit.AlignedSegment, source: Segment, tutorialID: String, in file: XMLWriter.Element,
-        memo: ParseMemo?
+        _ aligned: TranslationAudit.AlignedSegment, source: Segment, glossary: [SegmentGlossary.Entry],
+        tutorialID: String, in file: XMLWriter.Element, memo: ParseMemo?
     ) {
         let status = aligned.status
         let unit = file.child("unit")
         unit.set("id", status.id)
         unit.set("type", "stepwise:\(status.kind.rawValue)")
+        if !glossary.isEmpty {
+            let element = unit.child("glossary", prefix: "gls")
+            for entry in glossary {
+                let glossEntry = element.child("glossEntry", prefix: "gls")
+                glossEntry.child("term", prefix: "gls", text: entry.term).set("source", "terms.tbx")
+                if let translation = entry.translation {
+                    glossEntry.child("translation", prefix: "gls", text: translation).set("source", "terms.tbx")
+                }
+                glossEntry.child("definition", prefix: "gls", text: entry.definition)
+            }
+        }
         let notes = unit.child("notes")
         note(notes, Self.hashCategory, source.text.hash)
         note(notes, "location", ExportedSegment.reference(source, tutorialID: tutorialID))

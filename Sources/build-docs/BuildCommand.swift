@@ -35,6 +35,9 @@ struct BuildCommand: AsyncParsableCommand {
     @Flag(help: "Verify every step target again, ignoring the verification cache in Output/.cache.")
     var force = false
 
+    @Flag(help: "Fail on a deprecated term of the termbases in the prose, instead of warning.")
+    var strictTerms = false
+
     func validate() throws {
         guard repetitions >= 1 else { throw ValidationError("--repeat needs a number of runs of at least 1.") }
         if verification.noVerify && (cache.cachedOnly || cache.shard != nil) {
@@ -48,10 +51,12 @@ struct BuildCommand: AsyncParsableCommand {
         verification.apply(to: &options)
         options.repetitions = repetitions
         options.force = force
+        options.strictTerms = strictTerms
         try cache.apply(to: &options, environment: ProcessInfo.processInfo.environment)
         let terminal = Terminal.standardError
         let outcome = try await Pipeline(options: options, progress: TerminalProgress(terminal: terminal)).build()
-        terminal.printDiagnostics(outcome.warnings)
+        // Reading's warnings (a language file no manifest names), then the term check's.
+        terminal.printDiagnostics(outcome.warnings + outcome.tutorials.flatMap(\.checked.warnings))
         if let verification = outcome.verification {
             for notice in verification.remoteCache?.notices ?? [] { terminal.write("build-docs: warning: \(notice)\n") }
             terminal.printDiagnostics(verification.diagnostics, fullText: options.report)

@@ -17,13 +17,17 @@ struct ExportCommand: AsyncParsableCommand {
             writes Output/po/<tutorial>.<lang>.po and the template Output/po/<tutorial>.pot instead: one \
             entry per segment (msgctxt is its id), a listing's comments and strings each an entry; prose \
             keeps its inline markup, and a stale translation is fuzzy with the source it was made from as \
-            `#| msgid`. Bring the translated file back with `build-docs import`.
+            `#| msgid`. Units and entries whose source uses a term of the termbases carry it (XLIFF's \
+            glossary module, `#.` comments in PO). Bring the translated file back with `build-docs import`. \
+            With --format tbx, writes Output/tbx/<tutorial>.<lang>.tbx: the tutorial's termbase (the \
+            project's and its own) from the source language into the language, as TBX-Basic in its 2008 \
+            form, for the glossary of a translation tool.
             """
     )
 
     /// The file format to write.
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case xliff, po
+        case xliff, po, tbx
     }
 
     @OptionGroup var paths: PathOptions
@@ -31,7 +35,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .customLong("lang"), help: ArgumentHelp("The language to translate into.", valueName: "language"))
     var language: String
 
-    @Option(help: "The file format: xliff (XLIFF 2.0) or po (gettext).")
+    @Option(help: "The file format: xliff (XLIFF 2.0), po (gettext) or tbx (the termbase, for a glossary).")
     var format: Format = .xliff
 
     @Argument(help: ArgumentHelp("Tutorials to export (default: all).", valueName: "tutorial"))
@@ -52,6 +56,10 @@ struct ExportCommand: AsyncParsableCommand {
                     FileChange(path: "po/\($0.tutorial).\(language).po", contents: Data($0.po.utf8)),
                     FileChange(path: "po/\($0.tutorial).pot", contents: Data($0.template.utf8)),
                 ]
+            }
+        case .tbx:
+            files = try await workflow.exportTBX(language: language, tutorials: selected).map {
+                FileChange(path: "tbx/\($0.tutorial).\(language).tbx", contents: Data($0.tbx.utf8))
             }
         }
         try WritableFolder(root: paths.output).commit(files)

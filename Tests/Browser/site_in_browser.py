@@ -57,7 +57,9 @@ while (walker.nextNode()) {
   const node = walker.currentNode;
   // A block's text read across its inline elements; code and terms stand in as U+FFFC.
   const block = node.parentElement.closest(blocks);
-  const text = node.parentElement.closest(skip) ? "\\ufffc" : node.textContent;
+  // Text in another language than the page's (a definition marked lang="en") has its own rules.
+  const foreign = node.parentElement.closest("[lang]")?.lang !== document.documentElement.lang;
+  const text = node.parentElement.closest(skip) || foreign ? "\\ufffc" : node.textContent;
   texts.set(block, (texts.get(block) || "") + text);
 }
 return [document.title, ...texts.values()];

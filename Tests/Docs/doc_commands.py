@@ -104,6 +104,8 @@ COMMANDS = {
     ".build/interop-venv/bin/python Tests/Interop/po_gettext.py": ("ci",),
     "swift run build-docs export --format po --lang fr": ("run", {"contains": "Output/po/bindings.fr.po"}),
     "swift run build-docs import Output/po/bindings.fr.po": ("run", {}),  # the file the export above wrote
+    "swift run build-docs export --format tbx --lang pl": ("run", {"contains": "Output/tbx/bindings.pl.tbx"}),
+    "swift run build-docs build --strict-terms": ("run", {}),  # the content has no deprecated term: it passes
     "sudo apt-get install gettext": (
         "not run",
         "installs a system package; .ci/run installs it with apt-get before the interoperability section",

@@ -4,7 +4,10 @@
 translate-toolkit is the library under Weblate and Pootle. For every translation into French
 or Polish of every tutorial (and German, the other translation of promises), this script:
 
-1. exports with `build-docs export` and validates each file against OASIS's XLIFF 2.0 XSD;
+1. exports with `build-docs export` and validates each file against OASIS's XLIFF 2.0 XSD,
+   and checks that units whose source uses a term of the termbases carry it (gls:glossary:
+   the XSD allows the glossary module's elements in a unit and, without the module's own
+   XSD, does not look inside them; import's RELAX NG schema does);
 2. has translate-toolkit's XLIFF 2.0 store load it, change a plain unit (`target`), a unit with
    placeholders (through `rich_target`, keeping the placeholders) and one segment of a
    listing unit, and save it;
@@ -49,6 +52,7 @@ from translate.storage.placeables import StringElem
 
 REPO = Path(__file__).resolve().parents[2]
 XLIFF_NS = "urn:oasis:names:tc:xliff:document:2.0"
+GLOSSARY_NS = "urn:oasis:names:tc:xliff:glossary:2.0"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
 # Every translation among French and Polish, and German for promises (written in Polish).
 TRANSLATIONS = [
@@ -362,9 +366,15 @@ def main() -> int:
                     result = run(build_docs, "export", "--lang", language, "--output", str(exports))
                     check(result.returncode == 0, f"export --lang {language} failed:\n{result.stderr}")
                 files = sorted((exports / "xliff").glob("*.xlf"))
+                glossaries = 0
                 for path in files:
-                    validate(schema, etree.parse(str(path)), path.name)
+                    document = etree.parse(str(path))
+                    validate(schema, document, path.name)
+                    found = len(document.findall(f".//{{{XLIFF_NS}}}unit/{{{GLOSSARY_NS}}}glossary"))
+                    check(found > 0, f"{path.name}: no unit carries the termbase's terms (gls:glossary)")
+                    glossaries += found
                 print(f"✓ {len(files)} exports validate against xliff_core_2.0.xsd: {', '.join(p.name for p in files)}")
+                print(f"✓ {glossaries} units carry glossary entries (gls:glossary), within the validated files")
 
                 # The tool deletes, then (another file) duplicates a placeholder, next to a good edit:
                 # refused, naming the unit and line, and nothing written (Content/ is still clean).

@@ -89,7 +89,14 @@ enum TemplateSamples {
                 blocks: [
                     Pages.Block(prose: "<p>", listing: listing, output: Pages.Output(id: "o", text: "out"))
                 ], hasDiagnostics: true, diagnostics: ["error"], lesson: "swift run", previous: link, next: link,
-                strings: strings),
+                glossaryHref: "glossary.html", strings: strings),
+            "glossary": Pages.Glossary(
+                tutorialTitle: "T", tutorialHref: "index.html",
+                entries: [
+                    Pages.GlossaryEntry(
+                        anchor: "term-a", term: "écouteur", sourceTerm: "Listener", sourceLanguage: "de",
+                        admitted: "auditeur", avoid: "listener", definition: "D", definitionLanguage: "en")
+                ], strings: strings),
             "search": Pages.Search(countForms: "{}", pluralRules: "[]", strings: strings),
         ]
         let benchmark = CodebaseTemplates.Benchmark(
