@@ -141,9 +141,10 @@ COMMANDS = {
     ),
     "Scripts/benchmark-no-change": (
         "not run",
-        "builds a baseline commit's tool from nothing beside this one, then times both on 300 step targets' content; "
-        "docs/ci-and-teams.md has its table",
+        "makes the content of 75 and 300 step targets and times 7 runs of each (with --baseline, beside another "
+        "commit's tool built from nothing); docs/ci-and-teams.md has its table",
     ),
+    "Scripts/benchmark-no-change 4": ("not run", "the same benchmark at 300 step targets only; see above"),
 }
 
 
