@@ -6,6 +6,7 @@ import Testing
 @testable import StepwiseParse
 @testable import StepwiseRender
 @testable import StepwiseReport
+@testable import StepwiseSyntax
 @testable import StepwiseTranslationTools
 
 @Suite("The termbase: terms checked in the prose and carried to translators")
@@ -56,8 +57,10 @@ struct TermbaseTests {
         return sandbox
     }
 
-    private func check(_ sandbox: Sandbox, strictTerms: Bool = false) throws -> CheckedTutorial {
-        try LanguageCheck(strictTerms: strictTerms).check(
+    private func check(_ sandbox: Sandbox, strictTerms: Bool = false, memo: ParseMemo? = nil) throws
+        -> CheckedTutorial
+    {
+        try LanguageCheck(memo: memo, strictTerms: strictTerms).check(
             try ContentLoader(contentDirectory: sandbox.content.path).load()[0])
     }
 
@@ -132,6 +135,32 @@ struct TermbaseTests {
         let warnings = try check(sandbox).warnings
         #expect(warnings.count == 1, "only the gloss that follows no preferred term")
         #expect(warnings.first?.location?.column == 87)
+    }
+
+    @Test func theFindingsAreKeptForTheNextRunAndMadeAgainWhenTheTermbaseOrTheModeChanges() throws {
+        let sandbox = try sandbox()
+        try sandbox.edit("fr.xml", replacing: "<p>Plus fort.</p>", with: "<p>Plus fort, un listener.</p>")
+        let memoFile = sandbox.root.appendingPathComponent("memo").path
+        let first = ParseMemo()
+        let warnings = try check(sandbox, memo: first).warnings
+        #expect(warnings.map(\.message) == ["'listener' is a deprecated term in fr: the termbase says 'écouteur'"])
+        #expect(FileManager.default.createFile(atPath: memoFile, contents: first.encoded()))
+        #expect(
+            String(decoding: first.encoded(), as: UTF8.self).contains("term-findings-1:"),
+            "the findings are in the memo the next run reads")
+
+        #expect(try check(sandbox, memo: ParseMemo(file: memoFile)).warnings == warnings)
+        #expect(
+            throws: DiagnosticError.self, "strict mode makes the kept findings errors"
+        ) { try check(sandbox, strictTerms: true, memo: ParseMemo(file: memoFile)) }
+        var admitted = Self.termbase
+        let listenerStatus = try #require(admitted.range(of: "deprecatedTerm-admn-sts", options: .backwards))
+        admitted.replaceSubrange(listenerStatus, with: "admittedTerm-admn-sts")
+        try admitted.write(
+            toFile: sandbox.content.appendingPathComponent("terms.tbx").path, atomically: true, encoding: .utf8)
+        #expect(
+            try check(sandbox, memo: ParseMemo(file: memoFile)).warnings.isEmpty,
+            "an admitted term is not flagged, whatever an earlier run kept")
     }
 
     @Test func aMalformedTermbaseIsRefusedAtItsLine() throws {
