@@ -8,13 +8,38 @@ import StepwiseSyntax
 import StepwiseTangle
 import StepwiseTranslationTools
 
+/// The folder in which this test process makes its temporary folders, removed when the process
+/// exits. A process that crashed cannot remove its own: the next one removes every such folder
+/// whose process no longer runs, so that runs of `swift test` do not fill the disk.
+enum TestFolders {
+    private static let prefix = "stepwise-tests-"
+
+    private static let root: URL = {
+        let temporary = FileManager.default.temporaryDirectory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = pid_t(name.dropFirst(prefix.count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+        }
+        let root = temporary.appendingPathComponent(prefix + String(getpid()))
+        try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: TestFolders.root) }
+        return root
+    }()
+
+    /// A new, not yet existing path in this process's folder, its name starting with `name`.
+    static func new(_ name: String) -> URL {
+        root.appendingPathComponent("\(name)-\(UUID().uuidString)")
+    }
+}
+
 /// A copy of the fixture content in a temporary folder, to change and load in a test.
 struct Sandbox {
     let root: URL
 
     /// Copies `Fixtures/Content` into a new temporary folder.
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("stepwise-\(UUID().uuidString)")
+        root = TestFolders.new("sandbox")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let fixtures = Bundle.module.url(forResource: "Fixtures/Content", withExtension: nil)!
         try FileManager.default.copyItem(at: fixtures, to: content)

@@ -209,8 +209,7 @@ struct VerificationKeysTests {
     }
 
     @Test func aCacheEntryIsReusedOnlyForItsKeyAndEnoughRuns() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stepwise-cache-\(UUID())").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = TestFolders.new("cache").path
         let cache = VerificationCache(in: WritableFolder(root: folder), folder: ".cache/verification")
         let entry = VerificationCache.Entry(
             key: String(repeating: "a", count: 64), target: "GreetingStep01", runs: 3, passed: 2, outputs: ["de": "x"])

@@ -7,7 +7,7 @@ import Testing
 /// The one way Stepwise writes files: inside its root, all or nothing.
 @Suite("Writing files")
 struct WritableFolderTests {
-    private let root = FileManager.default.temporaryDirectory.appendingPathComponent("stepwise-\(UUID().uuidString)")
+    private let root = TestFolders.new("writable")
 
     private func text(_ path: String) -> String? {
         try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
