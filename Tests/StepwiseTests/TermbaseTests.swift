@@ -187,12 +187,18 @@ struct TermbaseTests {
                     file: badStatus.content.appendingPathComponent("terms.tbx").path, line: 17, column: 13))
     }
 
-    @Test func theXLIFFExportCarriesTheTermsAsGlossaryEntriesAndImportTakesThemBack() async throws {
+    /// The fixture translated into French, with the termbase, and a German paragraph that names
+    /// the Listener: what the export tests give the translators' desk.
+    private func translatedWithListener() async throws -> (Sandbox, TranslationWorkflow) {
         let sandbox = try await Sandbox.translated()
         try Self.termbase.write(
             toFile: sandbox.content.appendingPathComponent("terms.tbx").path, atomically: true, encoding: .utf8)
         try sandbox.edit("de.xml", replacing: "<p>Jetzt lauter.</p>", with: "<p>Jetzt lauter, für jeden Listener.</p>")
-        let desk = TranslationWorkflow(content: sandbox.content.path)
+        return (sandbox, TranslationWorkflow(content: sandbox.content.path))
+    }
+
+    @Test func theXLIFFExportCarriesTheTermsAsGlossaryEntriesAndImportTakesThemBack() async throws {
+        let (sandbox, desk) = try await translatedWithListener()
         let xliff = try #require(try await desk.export(language: "fr", tutorials: ["greeting"]).first?.xliff)
         #expect(xliff.contains(#"xmlns:gls="urn:oasis:names:tc:xliff:glossary:2.0""#))
         let unit = try #require(xliff.components(separatedBy: "<unit ").first { $0.hasPrefix(#"id="shout.1""#) })
@@ -214,11 +220,7 @@ struct TermbaseTests {
     }
 
     @Test func thePOExportCarriesTheTermsAsExtractedComments() async throws {
-        let sandbox = try await Sandbox.translated()
-        try Self.termbase.write(
-            toFile: sandbox.content.appendingPathComponent("terms.tbx").path, atomically: true, encoding: .utf8)
-        try sandbox.edit("de.xml", replacing: "<p>Jetzt lauter.</p>", with: "<p>Jetzt lauter, für jeden Listener.</p>")
-        let desk = TranslationWorkflow(content: sandbox.content.path)
+        let (_, desk) = try await translatedWithListener()
         let po = try #require(try await desk.exportPO(language: "fr", tutorials: ["greeting"]).first?.po)
         #expect(po.contains("#. Term: Listener → écouteur (not: listener). A closure called with each new value.\n"))
         #expect(po.components(separatedBy: "#. Term:").count == 2)
