@@ -51,6 +51,7 @@ from xliff_translate_toolkit import (  # noqa: E402  (the XLIFF script's helpers
     check,
     content_restored,
     default_build_docs,
+    full_build,
     git,
     import_three_edits,
     run,
@@ -262,10 +263,7 @@ def main() -> int:
                     )
 
             if not options.no_build:
-                print("== build-docs over the imported translations" + (" (XLIFF's and PO's)" if options.after_xliff else ""))
-                result = subprocess.run([build_docs], cwd=REPO)
-                check(result.returncode == 0, "the full build failed after the imports")
-                print("✓ full build passed")
+                full_build(build_docs, "the imported translations" + (" (XLIFF's and PO's)" if options.after_xliff else ""))
             print(f"po interop: passed in {time.monotonic() - started:.0f} s")
             return 0
         except Failure as failure:

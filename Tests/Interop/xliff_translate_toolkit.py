@@ -297,6 +297,14 @@ def import_three_edits(build_docs: str, saved: Path, content: Path, edits: tuple
     check(not touched, f"{saved.name}: import changed other files: {touched}")
 
 
+def full_build(build_docs: str, what: str) -> None:
+    """A full build of the content, verification included, which must pass."""
+    print(f"== build-docs over {what}")
+    result = subprocess.run([build_docs], cwd=REPO)
+    check(result.returncode == 0, "the full build failed after the imports")
+    print("✓ full build passed")
+
+
 def default_build_docs() -> str:
     """The build-docs that `swift build` made."""
     folder = subprocess.run(["swift", "build", "--show-bin-path"], cwd=REPO, check=True, capture_output=True, text=True)
@@ -416,10 +424,7 @@ def main() -> int:
                 keep = True
                 return 0
             if not options.no_build:
-                print("== build-docs over the imported translations")
-                result = subprocess.run([build_docs], cwd=REPO)
-                check(result.returncode == 0, "the full build failed after the imports")
-                print("✓ full build passed")
+                full_build(build_docs, "the imported translations")
             print(f"xliff interop: passed in {time.monotonic() - started:.0f} s")
             return 0
         except Failure as failure:
