@@ -82,6 +82,22 @@ struct CommandLineTests {
             "\(output)")
     }
 
+    /// The fake toolchain's `--swift` option for `sandbox`.
+    private func fakeSwift(_ sandbox: Sandbox) -> [String] {
+        ["--swift", sandbox.root.appendingPathComponent("swift").path]
+    }
+
+    @Test func theSummaryCountsAnOutputThatDiffersInATranslationAgainstThatTranslationOnly() async throws {
+        let (sandbox, _) = try await FakeToolchain.polishSharingGerman(.init(outputs: ["2 pl": "HALLO, BOB!"]))
+        let (status, output) = try run("build-docs", ["build"] + fakeSwift(sandbox) + paths(sandbox))
+        #expect(status == 1, "\(output)")
+        let rows = output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        let row = { (language: String) in rows.first { $0.count > 7 && $0[0] == "greeting" && $0[1] == language } }
+        #expect(row("de")?[3] == "4/4" && row("de")?[7] == "2/2", "listings and outputs: \(output)")
+        #expect(row("pl")?[3] == "2/4" && row("pl")?[7] == "1/2", "listings and outputs: \(output)")
+        #expect(output.contains("4 step targets: 3 verified in this run"), "\(output)")
+    }
+
     @Test func theLessonExits65WhenThereIsNoCodebaseToBuildItFrom() throws {
         let sandbox = try Sandbox()
         let (status, output) = try run("lesson", ["greeting"] + paths(sandbox))

@@ -139,7 +139,7 @@ struct VerifyWithFakeSwiftTests {
         let verification = try await verify.verify(codebase, tutorials: tutorials)
         let french = try #require(verification.targets["GreetingStep02FR"])
         #expect(french.outputs["fr"]?.matched == false)
-        let problem = try #require(french.diagnostics.first)
+        let problem = try #require(french.outputs["fr"]?.diagnostics.first)
         #expect(problem.location?.file == sandbox.path("fr.xml"))
         #expect(problem.location?.line == (try sandbox.line(of: "BONJOUR, ADA!", in: "fr.xml")))
         #expect(problem.message.contains("'BONJOUR, BOB!'"))
