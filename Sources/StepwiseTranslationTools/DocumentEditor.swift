@@ -7,8 +7,8 @@ import StepwiseSyntax
 /// written (formatting, entities, comments), so a file that gets no change is written back identical.
 ///
 /// Elements are found at the locations the parser reported (line and column of `<name`);
-/// the edits are the text of a prose element, a listing's comments and strings, and a
-/// `src-hash` attribute.
+/// the edits are the text of a prose element, a listing's comments and strings, an output's
+/// text, and a `src-hash` attribute.
 public struct DocumentEditor {
     /// The file being edited.
     public let file: String
@@ -57,6 +57,60 @@ public struct DocumentEditor {
         edits.append((content, Array(xml.utf8)))
     }
 
+    /// Replaces the text of the `<output>` whose text starts at `location` (an
+    /// `ExpectedOutput`'s) with `text`, written as the element holds its text now: inside its
+    /// CDATA section (a `]]>` in `text` split across two sections), or as character data with
+    /// `&`, `<` and `>` escaped. The line breaks and indentation around the old text are kept,
+    /// and so is every byte outside it.
+    public mutating func replaceOutputText(at location: SourceLocation, with text: String) throws(DiagnosticError) {
+        let inside = try offset(of: location)
+        // An output holds no element, so its start tag is the last one before its text.
+        guard let start = (0..<inside).lastRange(in: bytes, of: Array("<output".utf8))?.lowerBound else {
+            throw DiagnosticError(.error("no <output> element holds this text", at: location))
+        }
+        let range = try content(ofTagAt: start, location)
+        let content = String(decoding: bytes[range], as: UTF8.self)
+        let replacement: String
+        if let open = content.range(of: "<![CDATA["), let close = content.range(of: "]]>", options: .backwards),
+            open.upperBound <= close.lowerBound, content[..<open.lowerBound].allSatisfy(\.isWhitespace),
+            content[close.upperBound...].allSatisfy(\.isWhitespace),
+            !content[open.upperBound..<close.lowerBound].contains("<![CDATA[")
+        {
+            let inner = String(content[open.upperBound..<close.lowerBound])
+            replacement =
+                String(content[..<open.upperBound])
+                + Self.laidOut(text.replacingOccurrences(of: "]]>", with: "]]]]><![CDATA[>"), like: inner)
+                + String(content[close.lowerBound...])
+        } else if !content.contains("<") {
+            replacement = Self.laidOut(text.escapingMarkup(), like: content)
+        } else {
+            // Comments or several sections: the text becomes one CDATA section, as the files write outputs.
+            replacement = "<![CDATA[\n" + text.replacingOccurrences(of: "]]>", with: "]]]]><![CDATA[>") + "\n]]>"
+        }
+        edits.append((range, Array(replacement.utf8)))
+    }
+
+    /// `text` laid out as `old` is: starting on a line of its own when `old` does, indented as
+    /// `old`'s lines are, and followed by what follows `old`'s last line (a line break, the
+    /// closing tag's indentation).
+    private static func laidOut(_ text: String, like old: String) -> String {
+        var lines = old.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let last = lines.lastIndex(where: { !$0.trimmingWhitespace().isEmpty }) else {
+            return "\n" + text + "\n"
+        }
+        let tail = lines[(last + 1)...].map { "\n" + $0 }.joined()
+        lines.removeSubrange((last + 1)...)
+        let ownLine = lines.count > 1 && lines[0].trimmingWhitespace().isEmpty
+        let head = ownLine ? String(lines.removeFirst()) + "\n" : ""
+        let indent =
+            lines.dropFirst(ownLine ? 0 : 1).filter { !$0.trimmingWhitespace().isEmpty }
+            .map { $0.prefix(while: { $0 == " " }).count }.min() ?? 0
+        let body = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
+            line.isEmpty || (index == 0 && !ownLine) ? String(line) : String(repeating: " ", count: indent) + line
+        }
+        return head + body.joined(separator: "\n") + tail
+    }
+
     /// Replaces the comments and string-literal segments of `listing` (as read from this
     /// file) with `texts`, one per piece of `ListingText(listing)`, in place; the listing is
     /// parsed through `memo`, when given.
@@ -91,7 +145,13 @@ public struct DocumentEditor {
     }
 
     private func startTag(at location: SourceLocation) throws(DiagnosticError) -> (name: String, range: Range<Int>) {
-        let start = try offset(of: location)
+        try startTag(atOffset: offset(of: location), location)
+    }
+
+    /// The start tag at byte `start`, which is at `location`.
+    private func startTag(atOffset start: Int, _ location: SourceLocation) throws(DiagnosticError) -> (
+        name: String, range: Range<Int>
+    ) {
         guard start < bytes.count, bytes[start] == UInt8(ascii: "<") else {
             throw DiagnosticError(.error("no element starts here", at: location))
         }
@@ -118,7 +178,12 @@ public struct DocumentEditor {
     }
 
     private func content(at location: SourceLocation) throws(DiagnosticError) -> Range<Int> {
-        let tag = try startTag(at: location)
+        try content(ofTagAt: offset(of: location), location)
+    }
+
+    /// What lies between the start tag at byte `start` (at `location`) and its end tag.
+    private func content(ofTagAt start: Int, _ location: SourceLocation) throws(DiagnosticError) -> Range<Int> {
+        let tag = try startTag(atOffset: start, location)
         // Prose elements and listings never contain an element of their own name.
         let closing = Array("</\(tag.name)>".utf8)
         guard let end = (tag.range.upperBound..<bytes.count).firstRange(in: bytes, of: closing) else {
@@ -129,6 +194,17 @@ public struct DocumentEditor {
 }
 
 extension Range where Bound == Int {
+    /// The last range within `self` where `bytes` holds `needle`.
+    fileprivate func lastRange(in bytes: [UInt8], of needle: [UInt8]) -> Range<Int>? {
+        guard !needle.isEmpty, count >= needle.count else { return nil }
+        var index = upperBound - needle.count
+        while index >= lowerBound {
+            if bytes[index..<(index + needle.count)].elementsEqual(needle) { return index..<(index + needle.count) }
+            index -= 1
+        }
+        return nil
+    }
+
     /// The first range within `self` where `bytes` holds `needle`.
     fileprivate func firstRange(in bytes: [UInt8], of needle: [UInt8]) -> Range<Int>? {
         guard !needle.isEmpty, count >= needle.count else { return nil }
