@@ -82,4 +82,19 @@ struct AcceptOutputsTests {
         #expect(String(decoding: after["greeting/pl.xml"]!, as: UTF8.self).contains("Hallo, Bob!"))
         #expect(after.filter { $0.key != "greeting/pl.xml" } == before.filter { $0.key != "greeting/pl.xml" })
     }
+
+    @Test func anOutputThatWouldReadBackAsOtherTextIsNotWritten() async throws {
+        // Every line indented: the reader takes the indentation for the file's, so the page
+        // would show other text than the program printed.
+        let (sandbox, options) = try await FakeToolchain.polishSharingGerman(
+            .init(outputs: ["2 pl": "  HALLO,\n  BOB!"]))
+        let before = try snapshot(sandbox.content)
+
+        let outcome = try await OutputAcceptance(options: options).accept(language: "pl")
+        #expect(outcome.accepted.isEmpty && outcome.files.isEmpty)
+        #expect(outcome.refused.map(\.step) == ["shout"])
+        #expect(
+            outcome.refused.first?.reason.hasPrefix("written into the file, it would read back as other text") == true)
+        #expect(try snapshot(sandbox.content) == before)
+    }
 }
