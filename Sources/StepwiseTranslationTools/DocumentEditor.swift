@@ -57,37 +57,53 @@ public struct DocumentEditor {
         edits.append((content, Array(xml.utf8)))
     }
 
-    /// Replaces the text of the `<output>` whose text starts at `location` (an
-    /// `ExpectedOutput`'s) with `text`, written as the element holds its text now: inside its
-    /// CDATA section (a `]]>` in `text` split across two sections), or as character data with
-    /// `&`, `<` and `>` escaped. The line breaks and indentation around the old text are kept,
+    /// Replaces the text of the `<output>` element that starts at `location` (an
+    /// `ExpectedOutput`'s `elementLocation`) with `text`, written as the element holds its text
+    /// now: inside its CDATA section (a `]]>` in `text` split across two sections), or as
+    /// character data with `&`, `<` and `>` escaped; an empty element gets a CDATA section, as
+    /// the files write outputs. The line breaks and indentation around the old text are kept,
     /// and so is every byte outside it.
-    public mutating func replaceOutputText(at location: SourceLocation, with text: String) throws(DiagnosticError) {
-        let inside = try offset(of: location)
-        // An output holds no element, so its start tag is the last one before its text.
-        guard let start = (0..<inside).lastRange(in: bytes, of: Array("<output".utf8))?.lowerBound else {
-            throw DiagnosticError(.error("no <output> element holds this text", at: location))
+    public mutating func replaceOutputText(ofElementAt location: SourceLocation, with text: String)
+        throws(DiagnosticError)
+    {
+        let start = try offset(of: location)
+        let tag = try startTag(atOffset: start, location)
+        guard tag.name == "output" else {
+            throw DiagnosticError(.error("no <output> element starts here", at: location))
+        }
+        let section = "<![CDATA[\n" + Self.cdata(text) + "\n]]>"
+        if bytes[tag.range.upperBound - 2] == UInt8(ascii: "/") {
+            // `<output id="o"/>`: the element gets its text and an end tag.
+            edits.append((tag.range.upperBound - 2..<tag.range.upperBound, Array(">\(section)</output>".utf8)))
+            return
         }
         let range = try content(ofTagAt: start, location)
         let content = String(decoding: bytes[range], as: UTF8.self)
         let replacement: String
-        if let open = content.range(of: "<![CDATA["), let close = content.range(of: "]]>", options: .backwards),
-            open.upperBound <= close.lowerBound, content[..<open.lowerBound].allSatisfy(\.isWhitespace),
+        if content.allSatisfy(\.isWhitespace) {
+            replacement = section
+        } else if let open = content.range(of: "<![CDATA["),
+            let close = content.range(of: "]]>", options: .backwards), open.upperBound <= close.lowerBound,
+            content[..<open.lowerBound].allSatisfy(\.isWhitespace),
             content[close.upperBound...].allSatisfy(\.isWhitespace),
             !content[open.upperBound..<close.lowerBound].contains("<![CDATA[")
         {
             let inner = String(content[open.upperBound..<close.lowerBound])
             replacement =
-                String(content[..<open.upperBound])
-                + Self.laidOut(text.replacingOccurrences(of: "]]>", with: "]]]]><![CDATA[>"), like: inner)
+                String(content[..<open.upperBound]) + Self.laidOut(Self.cdata(text), like: inner)
                 + String(content[close.lowerBound...])
         } else if !content.contains("<") {
             replacement = Self.laidOut(text.escapingMarkup(), like: content)
         } else {
             // Comments or several sections: the text becomes one CDATA section, as the files write outputs.
-            replacement = "<![CDATA[\n" + text.replacingOccurrences(of: "]]>", with: "]]]]><![CDATA[>") + "\n]]>"
+            replacement = section
         }
         edits.append((range, Array(replacement.utf8)))
+    }
+
+    /// `text` for a CDATA section: a `]]>` in it ends one section and starts another.
+    private static func cdata(_ text: String) -> String {
+        text.replacingOccurrences(of: "]]>", with: "]]]]><![CDATA[>")
     }
 
     /// `text` laid out as `old` is: starting on a line of its own when `old` does, indented as
@@ -194,17 +210,6 @@ public struct DocumentEditor {
 }
 
 extension Range where Bound == Int {
-    /// The last range within `self` where `bytes` holds `needle`.
-    fileprivate func lastRange(in bytes: [UInt8], of needle: [UInt8]) -> Range<Int>? {
-        guard !needle.isEmpty, count >= needle.count else { return nil }
-        var index = upperBound - needle.count
-        while index >= lowerBound {
-            if bytes[index..<(index + needle.count)].elementsEqual(needle) { return index..<(index + needle.count) }
-            index -= 1
-        }
-        return nil
-    }
-
     /// The first range within `self` where `bytes` holds `needle`.
     fileprivate func firstRange(in bytes: [UInt8], of needle: [UInt8]) -> Range<Int>? {
         guard !needle.isEmpty, count >= needle.count else { return nil }

@@ -27,6 +27,8 @@ public struct OutputAcceptance: Sendable {
         public var output: String
         /// Where its text starts.
         public var location: SourceLocation
+        /// Where its `<output>` element starts.
+        public var element: SourceLocation
         /// The text it held (`ExpectedOutput.normalized`).
         public var old: String
         /// What the program printed, which it holds now.
@@ -161,7 +163,8 @@ public struct OutputAcceptance: Sendable {
         if output?.matched == true { return nil }
         let candidate = Accepted(
             tutorial: tutorial.id, language: language, step: step.id, output: expected.id,
-            location: expected.location, old: ExpectedOutput.normalized(expected.text), new: output?.actual ?? "")
+            location: expected.location, element: expected.elementLocation,
+            old: ExpectedOutput.normalized(expected.text), new: output?.actual ?? "")
         guard result.codeSucceeded else { return .refuse(candidate.refused(failure(of: result, target.name))) }
         guard let output else { return .refuse(candidate.refused("its program did not run in \(language)")) }
         guard output.finished else {
@@ -200,7 +203,7 @@ public struct OutputAcceptance: Sendable {
         var refused: [Refused] = []
         while !pending.isEmpty {
             var editor = DocumentEditor(file: file, text: original)
-            for output in pending { try editor.replaceOutputText(at: output.location, with: output.new) }
+            for output in pending { try editor.replaceOutputText(ofElementAt: output.element, with: output.new) }
             let document: TutorialDocument
             do {
                 document = try ContentLoader.document(

@@ -97,4 +97,30 @@ struct AcceptOutputsTests {
             outcome.refused.first?.reason.hasPrefix("written into the file, it would read back as other text") == true)
         #expect(try snapshot(sandbox.content) == before)
     }
+
+    /// An output whose text starts on its start tag's line (empty, self-closing, one line) is
+    /// the one filled in, not the output of the step before it: an empty output is what a
+    /// snapshot tool fills.
+    @Test(
+        arguments: zip(
+            [
+                "<output id=\"shout-output\"></output>", "<output id=\"shout-output\"/>",
+                "<output id=\"shout-output\">HALLO, ADA!</output>",
+            ],
+            [
+                "<output id=\"shout-output\"><![CDATA[\nHALLO, BOB!\n]]></output>",
+                "<output id=\"shout-output\"><![CDATA[\nHALLO, BOB!\n]]></output>",
+                "<output id=\"shout-output\">HALLO, BOB!</output>",
+            ]))
+    func anOutputOnItsStartTagsLineIsTheOneFilled(written: String, filled: String) async throws {
+        let (sandbox, options) = try await FakeToolchain.polishSharingGerman(.init(outputs: ["2 pl": "HALLO, BOB!"]))
+        try sandbox.edit("pl.xml", replacing: polishOutput, with: written)
+        let before = try String(contentsOfFile: sandbox.path("pl.xml"), encoding: .utf8)
+
+        let outcome = try await OutputAcceptance(options: options).accept(language: "pl")
+        #expect(outcome.refused.isEmpty, "\(outcome.refused)")
+        #expect(outcome.accepted.map(\.step) == ["shout"])
+        let after = try String(contentsOfFile: sandbox.path("pl.xml"), encoding: .utf8)
+        #expect(after == before.replacingOccurrences(of: written, with: filled))
+    }
 }

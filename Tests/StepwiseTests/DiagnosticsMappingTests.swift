@@ -82,7 +82,11 @@ struct DiagnosticsMappingTests {
         #expect(ExpectedOutput.normalized("a  \nb\n\n\n") == "a\nb")
         #expect(ExpectedOutput.normalized("1\u{202F}h et 35\u{00A0}min") == "1 h et 35 min")
         let step = Step(id: "s", location: SourceLocation(file: "de.xml", line: 3), title: [], blocks: [])
-        let expected = [ExpectedOutput(id: "o", text: "eins\nzwei", location: SourceLocation(file: "de.xml", line: 10))]
+        let expected = [
+            ExpectedOutput(
+                id: "o", text: "eins\nzwei", location: SourceLocation(file: "de.xml", line: 10),
+                elementLocation: SourceLocation(file: "de.xml", line: 9))
+        ]
         let same = OutputComparison.compare(
             .init(status: .exited(0), output: "eins\nzwei\n"), expected: expected, step: step, language: "de")
         #expect(same.matched && same.diagnostics.isEmpty)
