@@ -62,7 +62,8 @@ public struct DocumentEditor {
     /// now: inside its CDATA section (a `]]>` in `text` split across two sections), or as
     /// character data with `&`, `<` and `>` escaped; an empty element gets a CDATA section, as
     /// the files write outputs. The line breaks and indentation around the old text are kept,
-    /// and so is every byte outside it.
+    /// and so is every byte outside it. An element holding a comment, or its text in several
+    /// sections, is an error at `location`: one text written over it would lose what it holds.
     public mutating func replaceOutputText(ofElementAt location: SourceLocation, with text: String)
         throws(DiagnosticError)
     {
@@ -86,7 +87,9 @@ public struct DocumentEditor {
             let close = content.range(of: "]]>", options: .backwards), open.upperBound <= close.lowerBound,
             content[..<open.lowerBound].allSatisfy(\.isWhitespace),
             content[close.upperBound...].allSatisfy(\.isWhitespace),
-            !content[open.upperBound..<close.lowerBound].contains("<![CDATA[")
+            // One section, or one text split where it held `]]>`, as this method writes it.
+            !content[open.upperBound..<close.lowerBound].replacingOccurrences(of: "]]><![CDATA[", with: "")
+                .contains("<![CDATA[")
         {
             let inner = String(content[open.upperBound..<close.lowerBound])
             replacement =
@@ -95,8 +98,10 @@ public struct DocumentEditor {
         } else if !content.contains("<") {
             replacement = Self.laidOut(text.escapingMarkup(), like: content)
         } else {
-            // Comments or several sections: the text becomes one CDATA section, as the files write outputs.
-            replacement = section
+            throw DiagnosticError(
+                .error(
+                    "the <output> holds comments or several text sections; which of them is to hold what the program printed is for a person to say",
+                    at: location))
         }
         edits.append((range, Array(replacement.utf8)))
     }

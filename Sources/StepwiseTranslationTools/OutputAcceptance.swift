@@ -190,9 +190,9 @@ public struct OutputAcceptance: Sendable {
     }
 
     /// `file` with `outputs` written into it, read back as the build reads it: an output whose
-    /// text would read back as something else (a program's lines all indented, which the reader
-    /// takes for the file's indentation) is refused, and a file that would not read at all is
-    /// left as it was.
+    /// element holds more than its text (a comment), or whose text would read back as
+    /// something else (a program's lines all indented, which the reader takes for the file's
+    /// indentation), is refused, and a file that would not read at all is left as it was.
     private static func edit(_ file: String, _ outputs: [Accepted], manifest: Manifest) throws -> (
         text: String?, accepted: [Accepted], refused: [Refused]
     ) {
@@ -203,7 +203,15 @@ public struct OutputAcceptance: Sendable {
         var refused: [Refused] = []
         while !pending.isEmpty {
             var editor = DocumentEditor(file: file, text: original)
-            for output in pending { try editor.replaceOutputText(ofElementAt: output.element, with: output.new) }
+            for output in pending {
+                do {
+                    try editor.replaceOutputText(ofElementAt: output.element, with: output.new)
+                } catch {
+                    refused.append(output.refused(error.diagnostics.map(\.message).joined(separator: "; ")))
+                    pending.removeAll { $0 == output }
+                }
+            }
+            guard !pending.isEmpty else { break }
             let document: TutorialDocument
             do {
                 document = try ContentLoader.document(

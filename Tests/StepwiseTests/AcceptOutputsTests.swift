@@ -123,4 +123,27 @@ struct AcceptOutputsTests {
         let after = try String(contentsOfFile: sandbox.path("pl.xml"), encoding: .utf8)
         #expect(after == before.replacingOccurrences(of: written, with: filled))
     }
+
+    /// An output holding a comment, or its text in several sections, is left as it was, with
+    /// the reason at the output: writing one section over it would lose what it holds.
+    @Test(
+        arguments: [
+            "<output id=\"shout-output\"><!-- vom Programm --><![CDATA[\nHALLO, ADA!\n]]></output>",
+            "<output id=\"shout-output\"><![CDATA[\nHALLO, ]]>ADA!</output>",
+        ])
+    func anOutputHoldingACommentOrSeveralSectionsIsNotAccepted(written: String) async throws {
+        let (sandbox, options) = try await FakeToolchain.polishSharingGerman(.init(outputs: ["2 pl": "HALLO, BOB!"]))
+        try sandbox.edit("pl.xml", replacing: polishOutput, with: written)
+        let before = try snapshot(sandbox.content)
+        let line = try sandbox.line(of: "HALLO, ", in: "pl.xml")
+
+        let outcome = try await OutputAcceptance(options: options).accept(language: "pl")
+        #expect(outcome.accepted.isEmpty && outcome.files.isEmpty)
+        let refused = try #require(outcome.refused.first)
+        #expect(outcome.refused.count == 1 && refused.step == "shout")
+        #expect(refused.reason.contains("comments or several text sections"), "\(refused.reason)")
+        #expect(refused.diagnostic.location?.file == sandbox.path("pl.xml"))
+        #expect(refused.diagnostic.location?.line == line, "where the output's text starts")
+        #expect(try snapshot(sandbox.content) == before)
+    }
 }
