@@ -151,10 +151,13 @@ public struct TargetResult: Sendable, Hashable {
     }
 
     /// The status in `language`: failed when its code failed (in every language it backs) or
-    /// when its program printed something else in `language`, whatever it printed in the others.
+    /// when its program printed something else in `language`, whatever it printed in the others;
+    /// unverified when its program did not run in `language` (there is no output to vouch for).
     public func status(in language: String) -> VerificationStatus {
         if diagnostics(in: language).isEmpty && passed + failed == 0 { return .unverified }
-        return codeSucceeded && outputs[language]?.matched != false ? .verified : .failed
+        guard codeSucceeded else { return .failed }
+        guard let output = outputs[language] else { return .unverified }
+        return output.matched ? .verified : .failed
     }
 }
 

@@ -63,4 +63,16 @@ struct PerLanguageVerificationTests {
             #expect(language.steps[0].status == .verified, "\(language.language)")
         }
     }
+
+    /// A language the target's program did not run in (no output result) is not verified,
+    /// however its code did: the report says its output is unverified, and so does its status.
+    @Test func aLanguageWithoutAnOutputResultIsNotVerified() {
+        let result = TargetResult(
+            compiled: true, passed: 1, runs: 1, outputs: ["de": OutputResult(matched: true, actual: "HALLO, ADA!")])
+        #expect(result.status(in: "de") == .verified)
+        #expect(result.status(in: "pl") == .unverified)
+        var failing = result
+        failing.failed = 1
+        #expect(failing.status(in: "pl") == .failed, "a failed test is every language's")
+    }
 }
