@@ -128,21 +128,12 @@ public struct TargetResult: Sendable, Hashable {
     /// Whether the result was taken from a verification cache rather than from this run.
     public var cached: Bool { cache != nil }
 
-    /// Whether the target showed no problem but its tests could not run (another step did
-    /// not compile, so the test bundle could not be linked).
-    public var isUnverified: Bool {
-        diagnostics.isEmpty && outputs.values.allSatisfy(\.diagnostics.isEmpty) && passed + failed == 0
-    }
-
     /// Whether it compiled and ran tests that all passed in every run: what every language it
     /// backs shares.
     public var codeSucceeded: Bool { compiled && failed == 0 && flaky.isEmpty && passed > 0 && diagnostics.isEmpty }
 
     /// Whether its code succeeded and its program printed what each language expects.
     public var succeeded: Bool { codeSucceeded && outputs.values.allSatisfy(\.matched) }
-
-    /// `verified` when verified in every language it backs, else `failed` or `unverified`.
-    public var status: VerificationStatus { isUnverified ? .unverified : succeeded ? .verified : .failed }
 
     /// The problems that concern `language`: its code's, which every language shares, then
     /// the language's output's.
