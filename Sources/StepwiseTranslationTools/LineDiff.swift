@@ -6,23 +6,15 @@ public enum LineDiff {
     public static func unified(from old: String, to new: String, oldName: String, newName: String) -> String {
         let before = lines(of: old)
         let after = lines(of: new)
-        let (removed, inserted) = after.difference(from: before).offsets
-        var diff = ["--- " + oldName, "+++ " + newName, "@@ -\(range(before.count)) +\(range(after.count)) @@"]
-        var (oldIndex, newIndex) = (0, 0)
-        while oldIndex < before.count || newIndex < after.count {
-            if oldIndex < before.count, removed.contains(oldIndex) {
-                diff.append("-" + before[oldIndex])
-                oldIndex += 1
-            } else if newIndex < after.count, inserted.contains(newIndex) {
-                diff.append("+" + after[newIndex])
-                newIndex += 1
-            } else {
-                diff.append(" " + before[oldIndex])
-                oldIndex += 1
-                newIndex += 1
+        let header = ["--- " + oldName, "+++ " + newName, "@@ -\(range(before.count)) +\(range(after.count)) @@"]
+        let diff = after.edits(from: before).map { edit in
+            switch edit {
+            case .kept(let line): " " + line
+            case .removed(let line): "-" + line
+            case .inserted(let line): "+" + line
             }
         }
-        return diff.joined(separator: "\n")
+        return (header + diff).joined(separator: "\n")
     }
 
     private static func lines(of text: String) -> [String] {
