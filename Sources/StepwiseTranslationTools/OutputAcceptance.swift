@@ -135,7 +135,7 @@ public struct OutputAcceptance: Sendable {
             throw DiagnosticError(
                 .error(
                     "\(without.id) has no '\(language)' (its languages: \(without.manifest.languages.joined(separator: ", ")))",
-                    at: SourceLocation(file: without.manifest.file, line: 1)))
+                    at: without.manifest.location))
         }
         let having = tutorials.filter { $0.manifest.languages.contains(language) }
         guard !having.isEmpty else {

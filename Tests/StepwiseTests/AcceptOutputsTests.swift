@@ -146,4 +146,22 @@ struct AcceptOutputsTests {
         #expect(refused.diagnostic.location?.line == line, "where the output's text starts")
         #expect(try snapshot(sandbox.content) == before)
     }
+
+    /// `--lang` naming a language a chosen tutorial lacks is an error at its manifest's
+    /// `<manifest>` element, before anything is verified.
+    @Test func aTutorialWithoutTheLanguageIsAnErrorAtItsManifest() async throws {
+        let (sandbox, options) = try await FakeToolchain.polishSharingGerman(.init())
+        let line = try sandbox.line(of: "<manifest ", in: "manifest.xml")
+        do {
+            _ = try await OutputAcceptance(options: options).accept(language: "cs", tutorials: ["greeting"])
+            Issue.record("accepting outputs in a language the tutorial lacks succeeded")
+        } catch {
+            let diagnostic = try #require((error as? DiagnosticError)?.diagnostics.first)
+            #expect(diagnostic.message.hasPrefix("greeting has no 'cs'"), "\(diagnostic.message)")
+            #expect(diagnostic.location == SourceLocation(file: sandbox.path("manifest.xml"), line: line, column: 1))
+        }
+        #expect(
+            !FileManager.default.fileExists(atPath: sandbox.root.appendingPathComponent("calls.log").path),
+            "the toolchain never ran")
+    }
 }
