@@ -43,6 +43,8 @@ public struct Manifest: Sendable, Hashable, Codable {
     public var id: String
     /// The manifest file.
     public var file: String
+    /// Where its `<manifest>` element starts.
+    public var location: SourceLocation
     /// The folder holding the manifest, the language files and the hidden tests.
     public var directory: String
     /// The language the tutorial is written in; the others are translations of it.
@@ -66,13 +68,15 @@ public struct Manifest: Sendable, Hashable, Codable {
 
     /// Creates a manifest.
     public init(
-        id: String, file: String, directory: String, sourceLanguage: String, languages: [String],
+        id: String, file: String, location: SourceLocation, directory: String, sourceLanguage: String,
+        languages: [String],
         titles: [String: String], moduleName: String, entryPoint: String, steps: [ManifestStep],
         systemLibraries: [SystemLibrary] = [], benchmark: HiddenFile? = nil,
         benchmarkPackages: [PackageDependency] = []
     ) {
         self.id = id
         self.file = file
+        self.location = location
         self.directory = directory
         self.sourceLanguage = sourceLanguage
         self.languages = languages

@@ -96,7 +96,9 @@ private struct Reading {
             let id = claim(element, kind: "output")
             let (lines, start) = codeLines(of: element)
             return .output(
-                ExpectedOutput(id: id, text: lines.map(\.text).joined(separator: "\n"), location: start))
+                ExpectedOutput(
+                    id: id, text: lines.map(\.text).joined(separator: "\n"), location: start,
+                    elementLocation: element.location))
         default: return nil
         }
     }

@@ -28,7 +28,8 @@ struct ManifestReader {
         let (benchmark, benchmarkPackages) = benchmark(of: root, in: directory, problems: &problems)
         if !problems.isEmpty { throw DiagnosticError(problems) }
         return Manifest(
-            id: id, file: file, directory: directory, sourceLanguage: source, languages: languages, titles: titles,
+            id: id, file: file, location: root.location, directory: directory, sourceLanguage: source,
+            languages: languages, titles: titles,
             moduleName: root.attribute("module")!, entryPoint: root.attribute("entry")!, steps: steps,
             systemLibraries: libraries, benchmark: benchmark, benchmarkPackages: benchmarkPackages)
     }

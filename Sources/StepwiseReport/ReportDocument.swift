@@ -129,7 +129,9 @@ public struct StepReport: Codable, Sendable, Equatable {
     public var target: String
     /// Its test target.
     public var testTarget: String
-    /// `verified`, `failed` or `unverified` (when verification was skipped).
+    /// `verified`, `failed` or `unverified` (when verification was skipped), in this language:
+    /// the target's build and tests, which every language it backs shares, and this language's
+    /// own output (another language's output failing leaves it verified).
     public var status: VerificationStatus
     /// Whether the result was taken from a verification cache (its inputs were identical)
     /// rather than from this run.
@@ -150,7 +152,7 @@ public struct StepReport: Codable, Sendable, Equatable {
     public var output: OutputStatus
     /// Every listing of the step.
     public var listings: [ListingReport]
-    /// Problems of the step that no listing holds (failed tests, output mismatches).
+    /// Problems of the step that no listing holds (failed tests, this language's output mismatch).
     public var diagnostics: [DiagnosticReport]
 }
 

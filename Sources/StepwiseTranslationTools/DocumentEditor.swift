@@ -7,8 +7,8 @@ import StepwiseSyntax
 /// written (formatting, entities, comments), so a file that gets no change is written back identical.
 ///
 /// Elements are found at the locations the parser reported (line and column of `<name`);
-/// the edits are the text of a prose element, a listing's comments and strings, and a
-/// `src-hash` attribute.
+/// the edits are the text of a prose element, a listing's comments and strings, an output's
+/// text, and a `src-hash` attribute.
 public struct DocumentEditor {
     /// The file being edited.
     public let file: String
@@ -57,6 +57,81 @@ public struct DocumentEditor {
         edits.append((content, Array(xml.utf8)))
     }
 
+    /// Replaces the text of the `<output>` element that starts at `location` (an
+    /// `ExpectedOutput`'s `elementLocation`) with `text`, written as the element holds its text
+    /// now: inside its CDATA section (a `]]>` in `text` split across two sections), or as
+    /// character data with `&`, `<` and `>` escaped; an empty element gets a CDATA section, as
+    /// the files write outputs. The line breaks and indentation around the old text are kept,
+    /// and so is every byte outside it. An element holding a comment, or its text in several
+    /// sections, is an error at `location`: one text written over it would lose what it holds.
+    public mutating func replaceOutputText(ofElementAt location: SourceLocation, with text: String)
+        throws(DiagnosticError)
+    {
+        let start = try offset(of: location)
+        let tag = try startTag(atOffset: start, location)
+        guard tag.name == "output" else {
+            throw DiagnosticError(.error("no <output> element starts here", at: location))
+        }
+        let section = "<![CDATA[\n" + Self.cdata(text) + "\n]]>"
+        if bytes[tag.range.upperBound - 2] == UInt8(ascii: "/") {
+            // `<output id="o"/>`: the element gets its text and an end tag.
+            edits.append((tag.range.upperBound - 2..<tag.range.upperBound, Array(">\(section)</output>".utf8)))
+            return
+        }
+        let range = try content(ofTagAt: start, location)
+        let content = String(decoding: bytes[range], as: UTF8.self)
+        let replacement: String
+        if content.allSatisfy(\.isWhitespace) {
+            replacement = section
+        } else if let open = content.range(of: "<![CDATA["),
+            let close = content.range(of: "]]>", options: .backwards), open.upperBound <= close.lowerBound,
+            content[..<open.lowerBound].allSatisfy(\.isWhitespace),
+            content[close.upperBound...].allSatisfy(\.isWhitespace),
+            // One section, or one text split where it held `]]>`, as this method writes it.
+            !content[open.upperBound..<close.lowerBound].replacingOccurrences(of: "]]><![CDATA[", with: "")
+                .contains("<![CDATA[")
+        {
+            let inner = String(content[open.upperBound..<close.lowerBound])
+            replacement =
+                String(content[..<open.upperBound]) + Self.laidOut(Self.cdata(text), like: inner)
+                + String(content[close.lowerBound...])
+        } else if !content.contains("<") {
+            replacement = Self.laidOut(text.escapingMarkup(), like: content)
+        } else {
+            throw DiagnosticError(
+                .error(
+                    "the <output> holds comments or several text sections; which of them is to hold what the program printed is for a person to say",
+                    at: location))
+        }
+        edits.append((range, Array(replacement.utf8)))
+    }
+
+    /// `text` for a CDATA section: a `]]>` in it ends one section and starts another.
+    private static func cdata(_ text: String) -> String {
+        text.replacingOccurrences(of: "]]>", with: "]]]]><![CDATA[>")
+    }
+
+    /// `text` laid out as `old` is: starting on a line of its own when `old` does, indented as
+    /// `old`'s lines are, and followed by what follows `old`'s last line (a line break, the
+    /// closing tag's indentation).
+    private static func laidOut(_ text: String, like old: String) -> String {
+        var lines = old.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let last = lines.lastIndex(where: { !$0.trimmingWhitespace().isEmpty }) else {
+            return "\n" + text + "\n"
+        }
+        let tail = lines[(last + 1)...].map { "\n" + $0 }.joined()
+        lines.removeSubrange((last + 1)...)
+        let ownLine = lines.count > 1 && lines[0].trimmingWhitespace().isEmpty
+        let head = ownLine ? String(lines.removeFirst()) + "\n" : ""
+        let indent =
+            lines.dropFirst(ownLine ? 0 : 1).filter { !$0.trimmingWhitespace().isEmpty }
+            .map { $0.prefix(while: { $0 == " " }).count }.min() ?? 0
+        let body = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
+            line.isEmpty || (index == 0 && !ownLine) ? String(line) : String(repeating: " ", count: indent) + line
+        }
+        return head + body.joined(separator: "\n") + tail
+    }
+
     /// Replaces the comments and string-literal segments of `listing` (as read from this
     /// file) with `texts`, one per piece of `ListingText(listing)`, in place; the listing is
     /// parsed through `memo`, when given.
@@ -91,7 +166,13 @@ public struct DocumentEditor {
     }
 
     private func startTag(at location: SourceLocation) throws(DiagnosticError) -> (name: String, range: Range<Int>) {
-        let start = try offset(of: location)
+        try startTag(atOffset: offset(of: location), location)
+    }
+
+    /// The start tag at byte `start`, which is at `location`.
+    private func startTag(atOffset start: Int, _ location: SourceLocation) throws(DiagnosticError) -> (
+        name: String, range: Range<Int>
+    ) {
         guard start < bytes.count, bytes[start] == UInt8(ascii: "<") else {
             throw DiagnosticError(.error("no element starts here", at: location))
         }
@@ -118,7 +199,12 @@ public struct DocumentEditor {
     }
 
     private func content(at location: SourceLocation) throws(DiagnosticError) -> Range<Int> {
-        let tag = try startTag(at: location)
+        try content(ofTagAt: offset(of: location), location)
+    }
+
+    /// What lies between the start tag at byte `start` (at `location`) and its end tag.
+    private func content(ofTagAt start: Int, _ location: SourceLocation) throws(DiagnosticError) -> Range<Int> {
+        let tag = try startTag(atOffset: start, location)
         // Prose elements and listings never contain an element of their own name.
         let closing = Array("</\(tag.name)>".utf8)
         guard let end = (tag.range.upperBound..<bytes.count).firstRange(in: bytes, of: closing) else {

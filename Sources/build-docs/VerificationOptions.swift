@@ -9,6 +9,17 @@ struct VerificationOptions: ParsableArguments {
     )
     var noVerify = false
 
+    @OptionGroup var toolchain: ToolchainOptions
+
+    /// Sets these options in the pipeline's `options`.
+    func apply(to options: inout BuildOptions) {
+        options.verify = !noVerify
+        toolchain.apply(to: &options)
+    }
+}
+
+/// What builds, tests and runs the codebase: shared by every command that verifies.
+struct ToolchainOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Seconds the whole test run may take before a test still running counts as hung.", valueName: "seconds"))
@@ -19,7 +30,6 @@ struct VerificationOptions: ParsableArguments {
 
     /// Sets these options in the pipeline's `options`.
     func apply(to options: inout BuildOptions) {
-        options.verify = !noVerify
         options.swift = swift
         options.testTimeout = .seconds(testTimeout)
     }

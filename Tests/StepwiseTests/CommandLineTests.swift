@@ -82,6 +82,44 @@ struct CommandLineTests {
             "\(output)")
     }
 
+    /// The fake toolchain's `--swift` option for `sandbox`.
+    private func fakeSwift(_ sandbox: Sandbox) -> [String] {
+        ["--swift", sandbox.root.appendingPathComponent("swift").path]
+    }
+
+    @Test func theSummaryCountsAnOutputThatDiffersInATranslationAgainstThatTranslationOnly() async throws {
+        let (sandbox, _) = try await FakeToolchain.polishSharingGerman(.init(outputs: ["2 pl": "HALLO, BOB!"]))
+        let (status, output) = try run("build-docs", ["build"] + fakeSwift(sandbox) + paths(sandbox))
+        #expect(status == 1, "\(output)")
+        let rows = output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        let row = { (language: String) in rows.first { $0.count > 7 && $0[0] == "greeting" && $0[1] == language } }
+        #expect(row("de")?[3] == "4/4" && row("de")?[7] == "2/2", "listings and outputs: \(output)")
+        #expect(row("pl")?[3] == "2/4" && row("pl")?[7] == "1/2", "listings and outputs: \(output)")
+        #expect(output.contains("4 step targets: 3 verified in this run"), "\(output)")
+    }
+
+    @Test func acceptOutputsExits1NamingWhatItDidNotAcceptAnd0OnceItAcceptedAll() async throws {
+        let (sandbox, _) = try await FakeToolchain.polishSharingGerman(
+            .init(crashing: ["GreetingStep02Tests"], outputs: ["2 pl": "HALLO, BOB!"]))
+        let arguments = ["accept-outputs", "--lang", "pl"] + fakeSwift(sandbox) + paths(sandbox)
+        let line = try sandbox.line(of: "HALLO, ADA!", in: "pl.xml")
+        let refused = try run("build-docs", arguments)
+        #expect(refused.status == 1, "\(refused.output)")
+        #expect(
+            refused.output.contains(
+                "\(sandbox.path("pl.xml")):\(line):1: error: the output of step 'shout' in pl was not accepted: "
+                    + "1 test of GreetingStep02 failed"), "\(refused.output)")
+        #expect(refused.output.contains("1 output was not accepted"), "\(refused.output)")
+
+        try JSONEncoder().encode(FakeToolchain.Script(outputs: ["2 pl": "HALLO, BOB!"])).write(
+            to: sandbox.root.appendingPathComponent("script.json"))
+        let accepted = try run("build-docs", arguments)
+        #expect(accepted.status == 0, "\(accepted.output)")
+        #expect(accepted.output.contains("-HALLO, ADA!\n+HALLO, BOB!"), "\(accepted.output)")
+        #expect(accepted.output.contains("Accepted 1 output in 1 file."), "\(accepted.output)")
+        #expect(try sandbox.line(of: "HALLO, BOB!", in: "pl.xml") == line)
+    }
+
     @Test func theLessonExits65WhenThereIsNoCodebaseToBuildItFrom() throws {
         let sandbox = try Sandbox()
         let (status, output) = try run("lesson", ["greeting"] + paths(sandbox))
