@@ -31,7 +31,7 @@ extension XLIFFImport {
                     changed += 1
                 }
                 let done = unit.segments.allSatisfy { ["translated", "reviewed", "final"].contains($0.state ?? "") }
-                if done && current.text.recordedHash != source.text.hash {
+                if done && (current.text.recordedHash != source.text.hash || current.text.isCopy) {
                     try editor.setSourceHash(source.text.hash, ofElementAt: current.text.location)
                     confirmed.insert(unit.id)
                 }
