@@ -7,8 +7,9 @@ import StepwiseSyntax
 /// written (formatting, entities, comments), so a file that gets no change is written back identical.
 ///
 /// Elements are found at the locations the parser reported (line and column of `<name`);
-/// the edits are the text of a prose element, a listing's comments and strings, and a
-/// `src-hash` attribute (and a copy's `origin`).
+/// the edits are the text of a prose element, a listing's comments and strings, a
+/// `src-hash` attribute (and a copy's `origin`), an attribute's value, and an element inserted
+/// after another.
 public struct DocumentEditor {
     /// The file being edited.
     public let file: String
@@ -55,6 +56,30 @@ public struct DocumentEditor {
             let nameEnd = tag.range.lowerBound + 1 + tag.name.utf8.count
             edits.append((nameEnd..<nameEnd, Array(added.utf8)))
         }
+    }
+
+    /// Sets the value of the element's attribute `name` (as written, `xml:lang`), which it must have.
+    public mutating func setAttribute(_ name: String, to value: String, ofElementAt location: SourceLocation)
+        throws(DiagnosticError)
+    {
+        let tag = try startTag(at: location)
+        guard let range = try valueRange(of: name, in: tag.range, at: location) else {
+            throw DiagnosticError(.error("the element has no \(name) attribute", at: location))
+        }
+        edits.append((range, Array(value.escapingMarkup(quotes: true, apostrophes: true).utf8)))
+    }
+
+    /// The markup between the element's start and end tags, as written.
+    public func content(ofElementAt location: SourceLocation) throws(DiagnosticError) -> String {
+        let range = try content(at: location)
+        return String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    /// Inserts `xml` right after the element's end tag.
+    public mutating func insert(_ xml: String, afterElementAt location: SourceLocation) throws(DiagnosticError) {
+        let tag = try startTag(at: location)
+        let end = try content(at: location).upperBound + "</\(tag.name)>".utf8.count
+        edits.append((end..<end, Array(xml.utf8)))
     }
 
     /// Replaces everything between the element's start and end tags with `xml`.

@@ -17,7 +17,7 @@ struct BuildDocs: AsyncParsableCommand {
             """,
         subcommands: [
             BuildCommand.self, ServeCommand.self, CheckCommand.self, StatusCommand.self, ConfirmCommand.self,
-            ExportCommand.self, ImportCommand.self, TestFilterCommand.self,
+            ExportCommand.self, ImportCommand.self, AddLanguageCommand.self, TestFilterCommand.self,
         ],
         defaultSubcommand: BuildCommand.self
     )

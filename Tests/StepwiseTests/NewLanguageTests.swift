@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+@testable import Stepwise
+@testable import StepwiseModel
+@testable import StepwiseRender
+@testable import StepwiseTranslationTools
+
+/// A new language as a translator meets it: scaffolded by `add-language`, untranslated until
+/// edited, a translation of the copied version once edited, stale only when the source changes.
+@Suite("A new language", .serialized)
+struct NewLanguageTests {
+    /// The workflow over the sandbox's content, with a copy of the templates in the sandbox.
+    private func workflow(_ sandbox: Sandbox) throws -> TranslationWorkflow {
+        _ = try sandbox.siteTemplates()
+        _ = try sandbox.codebaseTemplates()
+        var options = BuildOptions()
+        options.content = sandbox.content.path
+        options.templates = sandbox.root.path
+        options.output = sandbox.output.path
+        options.verify = false
+        return TranslationWorkflow(options: options)
+    }
+
+    private func czech(_ sandbox: Sandbox) async throws -> TranslationStatus {
+        try #require(try await workflow(sandbox).status()[0].statuses["cs"])
+    }
+
+    /// The Czech step page of a build without verification.
+    private func page(_ sandbox: Sandbox, _ name: String = "01-hello.html") async throws -> String {
+        _ = try await Pipeline(options: try workflow(sandbox).options).build()
+        return try String(
+            contentsOfFile: sandbox.output.path + "/site/cs/greeting/\(name)", encoding: .utf8)
+    }
+
+    @Test func addLanguageScaffoldsACopyThatLoadsChecksAndAuditsAllUntranslated() async throws {
+        let sandbox = try Sandbox()
+        let added = try await workflow(sandbox).addLanguage("cs")
+        #expect(added.tutorials == ["greeting"] && added.segments == 9)
+        #expect(added.stringsCopiedFrom == "de" && added.pluralCategories == ["one", "few", "other"])
+        #expect(added.hasTypography)
+
+        let status = try await czech(sandbox)
+        #expect(status.untranslated == 9 && status.total == 9, "every segment a copy: \(status.segments.map(\.state))")
+        #expect(status.stale == 0 && status.missing == 0 && status.translated == 0)
+        let manifest = try String(contentsOfFile: sandbox.path("manifest.xml"), encoding: .utf8)
+        #expect(
+            manifest.contains(
+                "  <title xml:lang=\"fr\">Saluer</title>\n  <title xml:lang=\"cs\" origin=\"copy\">Grüßen</title>\n"))
+
+        // The strings pass the keys check; a counted one has Czech's forms, in German for now.
+        let site = sandbox.root.path + "/Site"
+        let strings = try InterfaceStrings(language: "cs", site: site)
+        #expect(strings.format("steps", count: 3) == "3 Schritte")
+        let file = try String(contentsOfFile: site + "/strings/cs.json", encoding: .utf8)
+        #expect(file.contains("  \"steps\": {\n    \"one\": \"{count} Schritt\",\n    \"few\": \"{count} Schritte\","))
+
+        // On the page, each copy is in German and says so, quietly, in the page's words.
+        let page = try await page(sandbox)
+        #expect(page.contains("<html lang=\"cs\""))
+        #expect(
+            page.contains(
+                "<p class=\"untranslated\" lang=\"de\"><span class=\"untranslated-mark\" lang=\"cs\">Noch nicht übersetzt</span> Ein <em>Greeter</em> grüßt.</p>"
+            ))
+        #expect(page.contains("<figure class=\"listing untranslated\" id=\"greeter\""))
+        #expect(page.contains("<pre lang=\"de\">"))
+        // The title's mark stands before the heading, never inside it.
+        #expect(
+            page.contains(
+                "<p class=\"untranslated-mark\" lang=\"cs\">Noch nicht übersetzt</p>\n<h1><span class=\"number\">1.</span> <span lang=\"de\">Hallo sagen</span></h1>"
+            ))
+        #expect(!page.contains("stale"))
+    }
+
+    @Test func aCopyEditedByHandIsATranslationOfItsVersionUntilTheSourceChanges() async throws {
+        let sandbox = try Sandbox()
+        _ = try await workflow(sandbox).addLanguage("cs")
+        try sandbox.edit("cs.xml", replacing: "Ein <em>Greeter</em> grüßt.", with: "<em>Greeter</em> zdraví.")
+        try sandbox.edit("cs.xml", replacing: "Hallo sagen", with: "Pozdravit")
+        let edited = try await czech(sandbox)
+        #expect(edited.translated == 2 && edited.untranslated == 7 && edited.stale == 0)
+        #expect(edited.segments.filter { $0.state == .current }.map(\.id) == ["hello.title", "hello.1"])
+        #expect(try await page(sandbox).contains("<p><em>Greeter</em> zdraví.</p>"), "no mark on a translation")
+
+        // The source changes: the translation is stale, with what it was made from; a copy
+        // whose source changed is still a copy, untranslated.
+        try sandbox.edit("de.xml", replacing: "Ein <em>Greeter</em> grüßt.", with: "Ein <em>Greeter</em> grüßt leise.")
+        try sandbox.edit("de.xml", replacing: "Hallo sagen", with: "Hallo sagen, leise")
+        try sandbox.edit("de.xml", replacing: "<p>Jetzt lauter.</p>", with: "<p>Jetzt viel lauter.</p>")
+        let changed = try await czech(sandbox)
+        #expect(changed.segments.filter { $0.state == .stale }.map(\.id) == ["hello.title", "hello.1"])
+        #expect(changed.segments.first { $0.id == "hello.1" }?.previousSource == "Ein <em>Greeter</em> grüßt.")
+        #expect(changed.segments.first { $0.id == "shout.1" }?.state == .untranslated)
+        #expect(changed.untranslated == 7 && changed.translated == 0)
+
+        // A stale title's note stands before the heading, not inside it.
+        let page = try await page(sandbox)
+        #expect(page.contains("<p class=\"stale-mark\" role=\"note\">Dieser Abschnitt ist möglicherweise veraltet"))
+        let heading = try #require(page.firstRange(of: /<h1>.*<\/h1>/))
+        #expect(page[heading] == "<h1><span class=\"number\">1.</span> Pozdravit</h1>")
+    }
+
+    @Test func confirmingAnUnchangedCopyMakesItATranslation() async throws {
+        let sandbox = try Sandbox()
+        let desk = try workflow(sandbox)
+        _ = try await desk.addLanguage("cs")
+        // A program's string that reads the same in Czech: checked, and it holds.
+        #expect(try await desk.confirm(["hello.demo"], language: "cs", tutorial: "greeting") == ["hello.demo"])
+        let status = try await czech(sandbox)
+        #expect(status.segments.first { $0.id == "hello.demo" }?.state == .current)
+        #expect(status.untranslated == 8)
+        let file = try String(contentsOfFile: sandbox.path("cs.xml"), encoding: .utf8)
+        #expect(file.contains("<listing src-hash=\"") && file.components(separatedBy: "origin=\"copy\"").count == 9)
+    }
+
+    @Test(arguments: [
+        ("fr", "greeting has the language 'fr' already"),
+        ("de", "greeting has the language 'de' already"),
+        ("Czech", "'Czech' is not a language tag"),
+        ("cs_CZ", "'cs_CZ' is not a language tag"),
+        ("../cs", "'../cs' is not a language tag"),
+    ])
+    func addLanguageRefusesAnExistingLanguageOrAMalformedTagWritingNothing(language: String, message: String)
+        async throws
+    {
+        let sandbox = try Sandbox()
+        let desk = try workflow(sandbox)
+        let before = try snapshot(sandbox.root)
+        let error = try await #require(throws: DiagnosticError.self) { try await desk.addLanguage(language) }
+        #expect(error.first.message.contains(message), "\(error.first.message)")
+        #expect(try snapshot(sandbox.root) == before)
+    }
+
+    @Test func oneTutorialThatHasTheLanguageStopsThemAllWritingNothing() async throws {
+        let sandbox = try await Sandbox.translatedWithBindings()
+        // greeting has no Czech; bindings gets a stray cs.xml its manifest does not name.
+        try "<x/>".write(
+            to: sandbox.content.appendingPathComponent("bindings/cs.xml"), atomically: true, encoding: .utf8)
+        let desk = try workflow(sandbox)
+        let before = try snapshot(sandbox.root)
+        let error = try await #require(throws: DiagnosticError.self) { try await desk.addLanguage("cs") }
+        #expect(error.first.message.contains("bindings/cs.xml exists already"))
+        #expect(error.first.location?.file == sandbox.content.appendingPathComponent("bindings/cs.xml").path)
+        #expect(try snapshot(sandbox.root) == before)
+        // Named alone, greeting takes it.
+        #expect(try await desk.addLanguage("cs", tutorials: ["greeting"]).tutorials == ["greeting"])
+    }
+}
