@@ -8,7 +8,7 @@ import StepwiseSyntax
 ///
 /// Elements are found at the locations the parser reported (line and column of `<name`);
 /// the edits are the text of a prose element, a listing's comments and strings, a
-/// `src-hash` attribute (and a copy's `origin`), an attribute's value, and an element inserted
+/// `src-hash` attribute (and a copy's `origin`) set or removed, an attribute's value, and an element inserted
 /// after another.
 public struct DocumentEditor {
     /// The file being edited.
@@ -55,6 +55,15 @@ public struct DocumentEditor {
         if !added.isEmpty {
             let nameEnd = tag.range.lowerBound + 1 + tag.name.utf8.count
             edits.append((nameEnd..<nameEnd, Array(added.utf8)))
+        }
+    }
+
+    /// Removes the element's `src-hash` and a copy's `origin`: the text is no longer a copy of a
+    /// known source version, nor vouched for as a translation of one.
+    public mutating func removeSourceHash(ofElementAt location: SourceLocation) throws(DiagnosticError) {
+        let tag = try startTag(at: location)
+        for name in ["src-hash", "origin"] {
+            if let range = try attributeRange(of: name, in: tag.range, at: location) { edits.append((range, [])) }
         }
     }
 

@@ -113,6 +113,35 @@ struct NewLanguageTests {
         #expect(file.contains("<listing src-hash=\"") && file.components(separatedBy: "origin=\"copy\"").count == 9)
     }
 
+    @Test func anUnfinishedImportOverACopyIsStaleNotATranslation() async throws {
+        let sandbox = try Sandbox()
+        let desk = try workflow(sandbox)
+        _ = try await desk.addLanguage("cs")
+        // PO: a fuzzy entry over a copy.
+        let po = try #require(try await desk.exportPO(language: "cs").first?.po)
+        let entry = "msgctxt \"hello.1\"\nmsgid \"Ein *Greeter* grüßt.\"\nmsgstr \"\""
+        #expect(po.contains(entry))
+        let poFile = sandbox.root.appendingPathComponent("greeting.cs.po").path
+        try po.replacingOccurrences(
+            of: entry,
+            with: "#, fuzzy\nmsgctxt \"hello.1\"\nmsgid \"Ein *Greeter* grüßt.\"\nmsgstr \"*Greeter* zdraví.\""
+        ).write(toFile: poFile, atomically: true, encoding: .utf8)
+        #expect(try await desk.importTranslation(poFile).changed == 1)
+        // XLIFF: a target in the initial state (no state given) over a copy.
+        let xliff = try #require(try await desk.export(language: "cs").first?.xliff)
+        #expect(xliff.contains("<source>Jetzt lauter.</source>"))
+        let xliffFile = sandbox.root.appendingPathComponent("greeting.cs.xlf").path
+        try xliff.replacingOccurrences(
+            of: "<source>Jetzt lauter.</source>", with: "<source>Jetzt lauter.</source><target>Teď hlasitěji.</target>"
+        ).write(toFile: xliffFile, atomically: true, encoding: .utf8)
+        #expect(try await desk.importTranslation(xliffFile).changed == 1)
+
+        // Neither is a translation of the copied version: each is stale, the rest untranslated.
+        let status = try await czech(sandbox)
+        #expect(status.segments.filter { $0.state == .stale }.map(\.id) == ["hello.1", "shout.1"])
+        #expect(status.untranslated == 7 && status.translated == 0)
+    }
+
     @Test(arguments: [
         ("fr", "greeting has the language 'fr' already"),
         ("de", "greeting has the language 'de' already"),
