@@ -46,17 +46,19 @@ enum HTML {
         _ block: Block, strings: InterfaceStrings, marks: TranslationMarks? = nil, links: GlossaryLinks? = nil
     ) -> String {
         let typography = strings.typography
-        func element(_ name: String, _ inlines: [Inline], _ its: TranslationMetadata) -> String {
-            "<\(name)\(attributes(its))\(marks?.attributes(at: its.location) ?? "")>"
-                + (marks?.mark(at: its.location) ?? "") + Self.inlines(inlines, typography: typography, links: links)
-                + "</\(name)>"
+        // A heading holds no block: its mark stands before it, as a step title's does.
+        func element(_ name: String, _ inlines: [Inline], _ its: TranslationMetadata, heading: Bool = false) -> String {
+            (heading ? marks?.markBefore(at: its.location) ?? "" : "")
+                + "<\(name)\(attributes(its))\(marks?.attributes(at: its.location) ?? "")>"
+                + (heading ? "" : marks?.mark(at: its.location) ?? "")
+                + Self.inlines(inlines, typography: typography, links: links) + "</\(name)>"
         }
         var html = ""
         var visit = DocumentVisit(
             enter: { node in
                 switch node {
                 case .block(.paragraph(let inlines, let its)): html += element("p", inlines, its)
-                case .block(.heading(let inlines, let its)): html += element("h2", inlines, its)
+                case .block(.heading(let inlines, let its)): html += element("h2", inlines, its, heading: true)
                 case .item(let item, _, _): html += element("li", item.inlines, item.translation)
                 case .block(.list(let ordered, _, let its)):
                     html += "<\(ordered ? "ol" : "ul")\(attributes(its))>"

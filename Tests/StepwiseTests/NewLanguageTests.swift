@@ -142,6 +142,17 @@ struct NewLanguageTests {
         #expect(status.untranslated == 7 && status.translated == 0)
     }
 
+    @Test func aHeadingInAStepHasItsMarkBeforeItNotInsideIt() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.edit(
+            "de.xml", replacing: "<p>Jetzt lauter.</p>", with: "<heading>Lauter</heading>\n    <p>Jetzt lauter.</p>")
+        _ = try await workflow(sandbox).addLanguage("cs")
+        let page = try await page(sandbox, "02-shout.html")
+        let heading = try #require(page.firstRange(of: /<h2[^>]*>.*?<\/h2>/))
+        #expect(page[heading] == "<h2 class=\"untranslated\" lang=\"de\">Lauter</h2>")
+        #expect(page.contains("<p class=\"untranslated-mark\" lang=\"cs\">Noch nicht übersetzt</p><h2"))
+    }
+
     @Test(arguments: [
         ("fr", "greeting has the language 'fr' already"),
         ("de", "greeting has the language 'de' already"),
