@@ -3,6 +3,7 @@ import Testing
 
 @testable import Stepwise
 @testable import StepwiseModel
+@testable import StepwiseParse
 @testable import StepwiseRender
 @testable import StepwiseTranslationTools
 
@@ -151,6 +152,27 @@ struct NewLanguageTests {
         let heading = try #require(page.firstRange(of: /<h2[^>]*>.*?<\/h2>/))
         #expect(page[heading] == "<h2 class=\"untranslated\" lang=\"de\">Lauter</h2>")
         #expect(page.contains("<p class=\"untranslated-mark\" lang=\"cs\">Noch nicht übersetzt</p><h2"))
+    }
+
+    @Test(arguments: ["cs", "pt-BR", "ces", "Czech", "cs_CZ", "CS", "zh-Hant", "de-CH-1996", "abcd", "../cs"])
+    func theLanguageTagPatternIsTheSameInTheCodeAndBothSchemas(tag: String) async throws {
+        // Both schemas define `language` alike, and the manifest's takes just what add-language takes.
+        let schemas = URL(fileURLWithPath: templatesFolder).deletingLastPathComponent().appendingPathComponent(
+            "Sources/StepwiseParse/Schema")
+        let patterns = try ["tutorial.rng", "manifest.rng"].map { name in
+            let schema = try String(contentsOf: schemas.appendingPathComponent(name), encoding: .utf8)
+            let define = try #require(
+                schema.firstMatch(of: /<define name="language">\s*<data type="string"><param name="pattern">([^<]*)</))
+            return String(define.1)
+        }
+        #expect(patterns[0] == patterns[1])
+
+        let sandbox = try Sandbox()
+        let manifest = try #require(try await workflow(sandbox).status().first?.tutorial.manifest)
+        let text = try String(contentsOfFile: manifest.file, encoding: .utf8).replacingOccurrences(
+            of: "<title xml:lang=\"fr\">", with: "<title xml:lang=\"\(tag.escapingMarkup(quotes: true))\">")
+        let schemaTakes = (try? ContentLoader.manifest(text, as: manifest)) != nil
+        #expect(schemaTakes == ContentLoader.isLanguageTag(tag))
     }
 
     @Test(arguments: [
