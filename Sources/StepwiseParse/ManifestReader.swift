@@ -203,8 +203,9 @@ enum PathRules {
 }
 
 /// Reading files, with an error that names the file.
-enum FileAccess {
-    static func contents(of path: String) throws(DiagnosticError) -> Data {
+public enum FileAccess {
+    /// The contents of `path`; an error at the file when it cannot be read.
+    public static func contents(of path: String) throws(DiagnosticError) -> Data {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {

@@ -115,12 +115,7 @@ extension TranslationWorkflow {
         throws(DiagnosticError) -> (text: String, copied: [String: String], segments: Int)
     {
         let source = tutorial.source
-        let text: String
-        do {
-            text = try String(contentsOfFile: source.file, encoding: .utf8)
-        } catch {
-            throw DiagnosticError(.error("cannot read the file", at: SourceLocation(file: source.file, line: 1)))
-        }
+        let text = String(decoding: try FileAccess.contents(of: source.file), as: UTF8.self)
         var editor = DocumentEditor(file: source.file, text: text)
         var copied: [String: String] = [:]
         var segments = 0
@@ -142,12 +137,7 @@ extension TranslationWorkflow {
         -> String
     {
         let manifest = tutorial.manifest
-        let text: String
-        do {
-            text = try String(contentsOfFile: manifest.file, encoding: .utf8)
-        } catch {
-            throw DiagnosticError(.error("cannot read the file", at: SourceLocation(file: manifest.file, line: 1)))
-        }
+        let text = String(decoding: try FileAccess.contents(of: manifest.file), as: UTF8.self)
         let titles = try XMLTree(file: manifest.file, contents: Data(text.utf8)).root!.elements.filter {
             $0.name == "title"
         }
