@@ -31,11 +31,11 @@ extension TranslationWorkflow {
     /// version it was copied from and marked as a copy (`origin="copy"`), so that it stays
     /// untranslated until edited and counts as a translation of that version once it is; the
     /// manifest's title copied and marked the same way; the source versions in the source
-    /// memory; and, unless the language has them, its interface strings copied from the
-    /// source language's. A tag the schemas do not take, or a tutorial that has the language
-    /// (or a file for it) already, is an error. Every file is checked before any is written,
-    /// and all are written or none; nothing is written outside the content folder and the
-    /// site's strings.
+    /// memory; and, unless the language has them, its interface strings copied from those of
+    /// the source language most of the tutorials share (`stringsSource(of:)`). A tag the
+    /// schemas do not take, or a tutorial that has the language (or a file for it) already, is
+    /// an error. Every file is checked before any is written, and all are written or none;
+    /// nothing is written outside the content folder and the site's strings.
     public func addLanguage(_ language: String, tutorials ids: [String]? = nil) async throws -> AddedLanguage {
         guard ContentLoader.isLanguageTag(language) else {
             throw DiagnosticError(
@@ -45,6 +45,9 @@ extension TranslationWorkflow {
         }
         let memo = ParseMemo(file: options.parseMemo)
         let tutorials = try await Pipeline(options: options).audit(tutorials: ids, memo: memo).tutorials.map(\.tutorial)
+        guard let stringsSource = Self.stringsSource(of: tutorials) else {
+            throw DiagnosticError(.error("there is no tutorial in \(content) to add '\(language)' to", at: nil))
+        }
         let loader = ContentLoader(contentDirectory: content)
         var changes: [ContentChange] = []
         var problems: [Diagnostic] = []
@@ -92,21 +95,42 @@ extension TranslationWorkflow {
 
         let site = options.templates + "/Site"
         let stringsFile = site + "/strings/\(language).json"
-        let source = tutorials.first?.manifest.sourceLanguage ?? "en"
-        let known = try NewLanguage(language, from: source, site: site)
+        let known = try NewLanguage(language, from: stringsSource, site: site)
         let copiesStrings = !FileManager.default.fileExists(atPath: stringsFile)
-        if copiesStrings { changes.append(ContentChange(file: stringsFile, contents: known.strings)) }
-
-        // Content/ and the strings get every file or none: one commit in the folder that holds both.
-        let folder = WritableFolder(root: Self.commonFolder(of: [content, site + "/strings"]))
-        try folder.commit(
-            try changes.map { change throws(DiagnosticError) in
-                FileChange(path: try folder.relativePath(of: change.file), contents: Data(change.contents.utf8))
-            })
+        try Self.commit(changes, in: content, strings: copiesStrings ? (stringsFile, known.strings) : nil)
         return AddedLanguage(
-            files: changes.map(\.file), tutorials: tutorials.map(\.id), segments: segments, stringsFile: stringsFile,
-            stringsCopiedFrom: copiesStrings ? source : nil, pluralCategories: known.pluralCategories,
-            hasTypography: known.hasTypography)
+            files: changes.map(\.file) + (copiesStrings ? [stringsFile] : []), tutorials: tutorials.map(\.id),
+            segments: segments, stringsFile: stringsFile, stringsCopiedFrom: copiesStrings ? stringsSource : nil,
+            pluralCategories: known.pluralCategories, hasTypography: known.hasTypography)
+    }
+
+    /// The language whose interface strings a new language starts from: the source language
+    /// the most of `tutorials` share, the first by tag on a tie; nil when there is no tutorial.
+    static func stringsSource(of tutorials: [Tutorial]) -> String? {
+        let counts = Dictionary(tutorials.map { ($0.manifest.sourceLanguage, 1) }, uniquingKeysWith: +)
+        return counts.min { ($0.value, $1.key) > ($1.value, $0.key) }?.key
+    }
+
+    /// Writes `changes` in the content folder `content` and the new `strings` file, each tree
+    /// through its own `WritableFolder`, every file or none: the strings file (new) first, and
+    /// removed again when the content cannot be written.
+    private static func commit(_ changes: [ContentChange], in content: String, strings: (file: String, text: String)?)
+        throws(DiagnosticError)
+    {
+        let contentFolder = WritableFolder(root: content)
+        let contentChanges = try changes.map { change throws(DiagnosticError) in
+            FileChange(path: try contentFolder.relativePath(of: change.file), contents: Data(change.contents.utf8))
+        }
+        guard let strings else { return try contentFolder.commit(contentChanges) }
+        let stringsFolder = WritableFolder(root: (strings.file as NSString).deletingLastPathComponent)
+        let stringsPath = try stringsFolder.relativePath(of: strings.file)
+        try stringsFolder.commit([FileChange(path: stringsPath, contents: Data(strings.text.utf8))])
+        do {
+            try contentFolder.commit(contentChanges)
+        } catch {
+            try? stringsFolder.commit([FileChange(path: stringsPath, contents: nil)])
+            throw error
+        }
     }
 
     /// The tutorial's source file as the `language` document: every translatable segment
@@ -150,15 +174,5 @@ extension TranslationWorkflow {
                 + title + "</title>",
             afterElementAt: last)
         return editor.result
-    }
-
-    /// The deepest folder that holds every one of `folders`.
-    private static func commonFolder(of folders: [String]) -> String {
-        let paths = folders.map { URL(fileURLWithPath: $0).standardizedFileURL.pathComponents }
-        var common = paths[0]
-        for path in paths.dropFirst() {
-            common = zip(common, path).prefix { $0.0 == $0.1 }.map(\.0)
-        }
-        return NSString.path(withComponents: common)
     }
 }

@@ -13,11 +13,11 @@ struct AddLanguageCommand: AsyncParsableCommand {
             Writes Content/<tutorial>/<language>.xml, a copy of the source language's file whose \
             segments each record the source version they were copied from (origin="copy"): \
             untranslated while unchanged, a translation of that version once edited. Adds the \
-            title to each manifest, marked origin="copy", and copies the source language's \
-            interface strings to Templates/Site/strings/<language>.json unless it exists, with a \
-            form for each of the language's plural categories. Says whether the language has \
-            typography and plural rules. Refuses a malformed tag and a tutorial that has the \
-            language; writes every file or none.
+            title to each manifest, marked origin="copy", and copies the interface strings of \
+            the source language most tutorials share to Templates/Site/strings/<language>.json \
+            unless it exists, with a form for each of the language's plural categories. Says \
+            whether the language has typography and plural rules. Refuses a malformed tag and a \
+            tutorial that has the language; writes every file or none.
             """
     )
 
@@ -37,7 +37,9 @@ struct AddLanguageCommand: AsyncParsableCommand {
         )
         for file in added.files { print("  wrote \(file)") }
         if let source = added.stringsCopiedFrom {
-            print("Interface strings: copied from \(source).json; translate them in \(added.stringsFile).")
+            print(
+                "Interface strings: copied from \(source).json (the source language most of the tutorials share); translate them in \(added.stringsFile)."
+            )
         } else {
             print("Interface strings: \(added.stringsFile) is there already, left as it is.")
         }

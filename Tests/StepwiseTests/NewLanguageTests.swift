@@ -175,6 +175,22 @@ struct NewLanguageTests {
         #expect(schemaTakes == ContentLoader.isLanguageTag(tag))
     }
 
+    @Test func theInterfaceStringsComeFromTheSourceLanguageMostTutorialsShare() async throws {
+        // greeting and bindings are German, promises Polish.
+        let sandbox = try await Sandbox.translatedWithBindings()
+        let repository = URL(fileURLWithPath: templatesFolder).deletingLastPathComponent()
+        try FileManager.default.copyItem(
+            at: repository.appendingPathComponent("Content/promises"),
+            to: sandbox.content.appendingPathComponent("promises"))
+        let desk = try workflow(sandbox)
+        let tutorials = try await desk.status().map(\.tutorial)
+        #expect(TranslationWorkflow.stringsSource(of: tutorials) == "de")
+        #expect(TranslationWorkflow.stringsSource(of: tutorials.filter { $0.id != "greeting" }) == "de", "a tie")
+        #expect(TranslationWorkflow.stringsSource(of: tutorials.filter { $0.id == "promises" }) == "pl")
+        let added = try await desk.addLanguage("cs", tutorials: ["promises", "greeting", "bindings"])
+        #expect(added.stringsCopiedFrom == "de")
+    }
+
     @Test(arguments: [
         ("fr", "greeting has the language 'fr' already"),
         ("de", "greeting has the language 'de' already"),
