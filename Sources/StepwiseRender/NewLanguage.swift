@@ -46,3 +46,26 @@ public struct NewLanguage: Sendable {
         ).hasRules
     }
 }
+
+extension NewLanguage {
+    /// The keys of `strings/<language>.json` in the site's templates `site` whose text is still
+    /// that of `source`'s file (a counted string: each of its forms the source's form of that
+    /// category, else the source's `other`), sorted: the interface strings `add-language`
+    /// copied that are not translated yet.
+    public static func untranslatedKeys(of language: String, from source: String, site: String)
+        throws(DiagnosticError) -> [String]
+    {
+        let folder = (site as NSString).appendingPathComponent("strings") as NSString
+        typealias Entries = [String: InterfaceStrings.Entry]
+        let (own, _) = try JSONFile.decode(Entries.self, file: folder.appendingPathComponent("\(language).json"))
+        let (original, _) = try JSONFile.decode(Entries.self, file: folder.appendingPathComponent("\(source).json"))
+        return own.keys.filter { key in
+            switch (own[key]!, original[key]) {
+            case (.text(let text), .text(let sourceText)?): return text == sourceText
+            case (.forms(let forms), .forms(let sourceForms)?):
+                return forms.allSatisfy { $0.value == sourceForms[$0.key] ?? sourceForms["other"] }
+            default: return false
+            }
+        }.sorted()
+    }
+}

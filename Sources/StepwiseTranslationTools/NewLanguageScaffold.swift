@@ -106,7 +106,7 @@ extension TranslationWorkflow {
 
     /// The language whose interface strings a new language starts from: the source language
     /// the most of `tutorials` share, the first by tag on a tie; nil when there is no tutorial.
-    static func stringsSource(of tutorials: [Tutorial]) -> String? {
+    public static func stringsSource(of tutorials: [Tutorial]) -> String? {
         let counts = Dictionary(tutorials.map { ($0.manifest.sourceLanguage, 1) }, uniquingKeysWith: +)
         return counts.min { ($0.value, $1.key) > ($1.value, $0.key) }?.key
     }

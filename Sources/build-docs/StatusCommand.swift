@@ -3,9 +3,11 @@ import Foundation
 import Stepwise
 import StepwiseAudit
 import StepwiseCLI
+import StepwiseRender
 import StepwiseTranslationTools
 
-/// `build-docs status`: per tutorial and language, the translated, stale, untranslated and missing segments.
+/// `build-docs status`: per tutorial and language, the translated, stale, untranslated and missing
+/// segments; per language, the interface strings still as in the file new languages copy.
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
@@ -15,7 +17,8 @@ struct StatusCommand: AsyncParsableCommand {
             It is translated when it records the hash of the source text as it is now (a copy edited \
             by hand counts as a translation of the version it was copied from), stale when it was \
             translated from another version, untranslated while it is still a copy of the source's \
-            words, and missing when the translation lacks it. \
+            words, and missing when the translation lacks it. An interface string is untranslated \
+            while it reads as in the strings file of the source language most tutorials share. \
             `report.json` carries the same figures.
             """
     )
@@ -51,6 +54,20 @@ struct StatusCommand: AsyncParsableCommand {
             if verbose {
                 for language in entry.languages { details(entry.statuses[language]!) }
             }
+        }
+        try interfaceStrings(of: entries)
+    }
+
+    /// The interface strings of each language still as in the file a new language's are copied from.
+    private func interfaceStrings(of entries: [TranslationWorkflow.TutorialStatus]) throws {
+        guard let source = TranslationWorkflow.stringsSource(of: entries.map(\.tutorial)) else { return }
+        let site = paths.buildOptions.templates + "/Site"
+        let languages = Set(entries.flatMap(\.languages)).subtracting([source]).sorted()
+        for language in languages where FileManager.default.fileExists(atPath: site + "/strings/\(language).json") {
+            let keys = try NewLanguage.untranslatedKeys(of: language, from: source, site: site)
+            guard !keys.isEmpty else { continue }
+            print("interface strings (\(language)): \(keys.count) untranslated, as in \(source).json")
+            if verbose { print("    " + keys.joined(separator: ", ")) }
         }
     }
 

@@ -85,6 +85,7 @@ struct CommandLineTests {
             status.output.split(separator: "\n").contains { $0.contains(/^\s*cs\s+0\/9\s+0\s+9\s+0\s/) },
             "\(status.output)")
         #expect(status.output.contains("untranslated hello.1 (paragraph) in cs"), "\(status.output)")
+        #expect(status.output.contains(/interface strings \(cs\): \d+ untranslated, as in de.json/), "\(status.output)")
     }
 
     @Test func usageErrorsExit64AndHelpExits0() throws {
