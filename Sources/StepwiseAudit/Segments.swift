@@ -63,7 +63,7 @@ public struct DocumentSegments: Sendable, Hashable {
                         kind: text.isEmpty ? nil : .listing, anchor: listing.id,
                         text: SegmentText(
                             text: text, hash: SegmentHash.of(text), recordedHash: listing.translation.sourceHash,
-                            location: listing.location),
+                            isCopy: listing.translation.isCopy, location: listing.location),
                         translate: listing.translation.translate, note: listing.translation.note, listing: listing))
             case .block(.output(let output)):
                 segments.append(
@@ -85,7 +85,8 @@ public struct DocumentSegments: Sendable, Hashable {
         return Segment(
             kind: kind, anchor: nil,
             text: SegmentText(
-                text: text, hash: SegmentHash.of(text), recordedHash: its.sourceHash, location: its.location),
+                text: text, hash: SegmentHash.of(text), recordedHash: its.sourceHash, isCopy: its.isCopy,
+                location: its.location),
             translate: its.translate, note: its.note, inlines: inlines)
     }
 }

@@ -206,7 +206,7 @@ private struct Reading {
         TranslationMetadata(
             translate: element.attribute("translate", namespace: Namespace.its) != "no",
             note: element.attribute("locNote", namespace: Namespace.its), location: element.location,
-            sourceHash: element.attribute("src-hash"))
+            sourceHash: element.attribute("src-hash"), isCopy: element.attribute("origin") == "copy")
     }
 
     /// Records `element`'s id, reporting it when another element of the same kind has it.

@@ -6,10 +6,14 @@ import StepwiseModel
 struct ManifestReader {
     let schema: RelaxNGSchema
 
-    /// The manifest in `file`, of the tutorial folder `directory` named `folderName`; every
-    /// problem found is thrown at once.
-    func read(file: String, directory: String, folderName: String) throws(DiagnosticError) -> Manifest {
-        let tree = try XMLTree(file: file, contents: try FileAccess.contents(of: file, inTutorial: directory))
+    /// The manifest in `file` (or `contents`, as if read from it), of the tutorial folder
+    /// `directory` named `folderName`; every problem found is thrown at once.
+    func read(file: String, contents: Data? = nil, directory: String, folderName: String) throws(DiagnosticError)
+        -> Manifest
+    {
+        let data: Data
+        if let contents { data = contents } else { data = try FileAccess.contents(of: file, inTutorial: directory) }
+        let tree = try XMLTree(file: file, contents: data)
         try tree.validate(against: schema)
         let root = tree.root!
         var problems: [Diagnostic] = []
@@ -200,8 +204,9 @@ enum PathRules {
 }
 
 /// Reading files, with an error that names the file.
-enum FileAccess {
-    static func contents(of path: String) throws(DiagnosticError) -> Data {
+public enum FileAccess {
+    /// The contents of `path`; an error at the file when it cannot be read.
+    public static func contents(of path: String) throws(DiagnosticError) -> Data {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {

@@ -76,6 +76,8 @@ enum Pages {
         var tutorialTitle: String
         var tutorialHref: String
         var title: String
+        /// The mark of a stale or untranslated title, a block set before the heading (HTML).
+        var titleMark: String?
         var number: Int
         var position: String
         var blocks: [Block]
@@ -128,6 +130,10 @@ enum Pages {
         var isTest: Bool
         /// The stale mark's words, when the translation is stale.
         var stale: String?
+        /// The untranslated mark's words, when the listing's comments and strings are still the source's.
+        var untranslated: String?
+        /// The source's language, which an untranslated listing's comments and strings are in.
+        var sourceLanguage: String?
         var code: String
         var status: String
         var badge: String

@@ -175,11 +175,14 @@ public struct SiteRenderer: Stage {
     ) throws -> [SiteFile] {
         let document = tutorial.documents[language]!
         let strings = pages.strings[language]!
-        let isStale = { (location: SourceLocation) in status?.staleSegment(at: location) != nil }
+        let source = tutorial.manifest.sourceLanguage
+        let marks = status.map { TranslationMarks(status: $0, sourceLanguage: source, strings: strings) }
         let typography = strings.typography
         let inlines = { (inlines: [Inline]) in HTML.inlines(inlines, typography: typography) }
+        // A title still in the source's words is in the source's language; its mark stands before the heading.
         let stepTitle = { (step: Step) in
-            (isStale(step.titleTranslation.location) ? HTML.staleMark(strings) : "") + inlines(step.title)
+            marks?.state(at: step.titleTranslation.location) == .untranslated
+                ? "<span lang=\"\(HTML.escape(source))\">\(inlines(step.title))</span>" : inlines(step.title)
         }
         let plainTitle = tutorial.manifest.titles[language] ?? tutorial.id
         let title = typography.apply(plainTitle)
@@ -194,7 +197,7 @@ public struct SiteRenderer: Stage {
             href: "\(tutorial.id)/index.html", title: title, tutorial: title, blocks: document.intro,
             typography: typography)
         let contents = Pages.Tutorial(
-            title: title, intro: document.intro.map { HTML.block($0, strings: strings, isStale: isStale) }.joined(),
+            title: title, intro: document.intro.map { HTML.block($0, strings: strings, marks: marks) }.joined(),
             lesson: "swift run lesson \(tutorial.id) --lang \(language)", steps: document.steps.indices.map(link),
             strings: StringsLookup(strings))
         var files = [
@@ -238,13 +241,14 @@ public struct SiteRenderer: Stage {
                 verification: pages.verification)
             let stepDiagnostics = failed ? verdict.otherDiagnostics : []
             let contents = Pages.Step(
-                tutorialTitle: title, tutorialHref: "index.html", title: stepTitle(step), number: index + 1,
+                tutorialTitle: title, tutorialHref: "index.html", title: stepTitle(step),
+                titleMark: marks?.markBefore(at: step.titleTranslation.location), number: index + 1,
                 position: strings.format(
                     "stepOf", ["number": "\(index + 1)", "count": "\(document.steps.count)"]),
                 blocks: step.blocks.map {
                     block(
                         for: $0, inStep: index, files: readerFiles, verdict: verdict, showsDiagnostics: failed,
-                        strings: strings, isStale: isStale, links: links, highlighted: &highlighted)
+                        strings: strings, marks: marks, links: links, highlighted: &highlighted)
                 },
                 hasDiagnostics: !stepDiagnostics.isEmpty,
                 diagnostics: stepDiagnostics.map { DiagnosticLimit.cut($0.description, fullText: "report.json") },
@@ -263,8 +267,7 @@ public struct SiteRenderer: Stage {
 
     private func block(
         for block: Block, inStep index: Int, files: ReaderFiles, verdict: StepVerdict, showsDiagnostics: Bool,
-        strings: InterfaceStrings, isStale: @escaping (SourceLocation) -> Bool, links: GlossaryLinks?,
-        highlighted: inout [String]
+        strings: InterfaceStrings, marks: TranslationMarks?, links: GlossaryLinks?, highlighted: inout [String]
     ) -> Pages.Block {
         switch block {
         case .listing(let listing):
@@ -272,6 +275,7 @@ public struct SiteRenderer: Stage {
             let status = listingVerdict?.status ?? .unverified
             let diagnostics = showsDiagnostics ? listingVerdict?.diagnostics ?? [] : []
             let changed = files.changedLines(of: listing, inStep: index) ?? []
+            let state = marks?.state(at: listing.location)
             let wholeFile = files.wholeFile(of: listing, inStep: index).map { whole in
                 zip(whole, highlightedLines(whole.map(\.code), highlighted: &highlighted)).map { line, html in
                     line.isFromListing ? Self.mark(html, as: "region") : html
@@ -280,7 +284,9 @@ public struct SiteRenderer: Stage {
             return Pages.Block(
                 listing: Pages.Listing(
                     id: listing.id, caption: listing.caption,
-                    isTest: listing.kind == .test, stale: isStale(listing.location) ? strings["stale"] : nil,
+                    isTest: listing.kind == .test, stale: state == .stale ? strings["stale"] : nil,
+                    untranslated: state == .untranslated ? strings["untranslated"] : nil,
+                    sourceLanguage: state == .untranslated ? marks?.sourceLanguage : nil,
                     code: highlightedLines(listing.visibleLines.map(\.code), highlighted: &highlighted).enumerated().map
                     { line, html in
                         changed.contains(line) ? Self.mark(html, as: "changed") : html
@@ -296,7 +302,7 @@ public struct SiteRenderer: Stage {
         case .output(let output):
             return Pages.Block(output: Pages.Output(id: output.id, text: output.text))
         default:
-            return Pages.Block(prose: HTML.block(block, strings: strings, isStale: isStale, links: links))
+            return Pages.Block(prose: HTML.block(block, strings: strings, marks: marks, links: links))
         }
     }
 

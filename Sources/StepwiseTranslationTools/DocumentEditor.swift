@@ -8,7 +8,8 @@ import StepwiseSyntax
 ///
 /// Elements are found at the locations the parser reported (line and column of `<name`);
 /// the edits are the text of a prose element, a listing's comments and strings, an output's
-/// text, and a `src-hash` attribute.
+/// text, a `src-hash` attribute (and a copy's `origin`) set or removed, an attribute's value,
+/// and an element inserted after another.
 public struct DocumentEditor {
     /// The file being edited.
     public let file: String
@@ -34,20 +35,60 @@ public struct DocumentEditor {
         return String(decoding: result, as: UTF8.self)
     }
 
-    /// Sets the element's `src-hash` attribute, adding it after the element's name when it has none.
-    public mutating func setSourceHash(_ hash: String, ofElementAt location: SourceLocation) throws(DiagnosticError) {
+    /// Sets the element's `src-hash` attribute, adding it after the element's name when it has
+    /// none. With `copy`, the element is marked as a copy of that version of the source
+    /// (`origin="copy"`, as `add-language` writes it); without, a copy's mark is removed: someone
+    /// vouched for the text.
+    public mutating func setSourceHash(_ hash: String, ofElementAt location: SourceLocation, copy: Bool = false)
+        throws(DiagnosticError)
+    {
         let tag = try startTag(at: location)
-        let attribute = Array(" src-hash=\"".utf8)
-        if let found = tag.range.firstRange(in: bytes, of: attribute) {
-            let valueStart = found.upperBound
-            guard let valueEnd = bytes[valueStart..<tag.range.upperBound].firstIndex(of: UInt8(ascii: "\"")) else {
-                throw DiagnosticError(.error("cannot read the src-hash attribute", at: location))
-            }
-            edits.append((valueStart..<valueEnd, Array(hash.utf8)))
+        var added = ""
+        if let value = try valueRange(of: "src-hash", in: tag.range, at: location) {
+            edits.append((value, Array(hash.utf8)))
         } else {
-            let nameEnd = tag.range.lowerBound + 1 + tag.name.utf8.count
-            edits.append((nameEnd..<nameEnd, Array(" src-hash=\"\(hash)\"".utf8)))
+            added += " src-hash=\"\(hash)\""
         }
+        let origin = try attributeRange(of: "origin", in: tag.range, at: location)
+        if copy, origin == nil { added += " origin=\"copy\"" }
+        if !copy, let origin { edits.append((origin, [])) }
+        if !added.isEmpty {
+            let nameEnd = tag.range.lowerBound + 1 + tag.name.utf8.count
+            edits.append((nameEnd..<nameEnd, Array(added.utf8)))
+        }
+    }
+
+    /// Removes the element's `src-hash` and a copy's `origin`: the text is no longer a copy of a
+    /// known source version, nor vouched for as a translation of one.
+    public mutating func removeSourceHash(ofElementAt location: SourceLocation) throws(DiagnosticError) {
+        let tag = try startTag(at: location)
+        for name in ["src-hash", "origin"] {
+            if let range = try attributeRange(of: name, in: tag.range, at: location) { edits.append((range, [])) }
+        }
+    }
+
+    /// Sets the value of the element's attribute `name` (as written, `xml:lang`), which it must have.
+    public mutating func setAttribute(_ name: String, to value: String, ofElementAt location: SourceLocation)
+        throws(DiagnosticError)
+    {
+        let tag = try startTag(at: location)
+        guard let range = try valueRange(of: name, in: tag.range, at: location) else {
+            throw DiagnosticError(.error("the element has no \(name) attribute", at: location))
+        }
+        edits.append((range, Array(value.escapingMarkup(quotes: true, apostrophes: true).utf8)))
+    }
+
+    /// The markup between the element's start and end tags, as written.
+    public func content(ofElementAt location: SourceLocation) throws(DiagnosticError) -> String {
+        let range = try content(at: location)
+        return String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    /// Inserts `xml` right after the element's end tag.
+    public mutating func insert(_ xml: String, afterElementAt location: SourceLocation) throws(DiagnosticError) {
+        let tag = try startTag(at: location)
+        let end = try content(at: location).upperBound + "</\(tag.name)>".utf8.count
+        edits.append((end..<end, Array(xml.utf8)))
     }
 
     /// Replaces everything between the element's start and end tags with `xml`.
@@ -153,6 +194,29 @@ public struct DocumentEditor {
     }
 
     // MARK: Finding elements
+
+    /// Where the attribute `name` is in the start tag `tag`, from the space before it to its closing quote.
+    private func attributeRange(of name: String, in tag: Range<Int>, at location: SourceLocation)
+        throws(DiagnosticError) -> Range<Int>?
+    {
+        guard let found = tag.firstRange(in: bytes, of: Array(" \(name)=".utf8)), found.upperBound < tag.upperBound
+        else { return nil }
+        let quote = bytes[found.upperBound]
+        guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'"),
+            let end = bytes[(found.upperBound + 1)..<tag.upperBound].firstIndex(of: quote)
+        else {
+            throw DiagnosticError(.error("cannot read the \(name) attribute", at: location))
+        }
+        return found.lowerBound..<(end + 1)
+    }
+
+    /// Where the value of the attribute `name` is in the start tag `tag`, between its quotes.
+    private func valueRange(of name: String, in tag: Range<Int>, at location: SourceLocation)
+        throws(DiagnosticError) -> Range<Int>?
+    {
+        guard let attribute = try attributeRange(of: name, in: tag, at: location) else { return nil }
+        return (attribute.lowerBound + name.utf8.count + 3)..<(attribute.upperBound - 1)
+    }
 
     private func offset(of location: SourceLocation) throws(DiagnosticError) -> Int {
         guard location.line >= 1, location.line <= lineStarts.count else {

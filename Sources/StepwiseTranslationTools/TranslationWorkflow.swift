@@ -173,12 +173,7 @@ public struct TranslationWorkflow: Sendable {
     /// its name ends in `.po`, XLIFF 2.0 otherwise. The result must still follow the schema and
     /// keep the source's code token for token; otherwise nothing is written.
     public func importTranslation(_ path: String) async throws -> ImportResult {
-        let contents: Data
-        do {
-            contents = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw DiagnosticError(.error("cannot read the file", at: SourceLocation(file: path, line: 1)))
-        }
+        let contents = try FileAccess.contents(of: path)
         var imported: XLIFFImport.Document
         var catalog: GettextCatalog?
         if path.hasSuffix(".pot") {

@@ -11,7 +11,7 @@ struct Summary {
     var table: String {
         let header = [
             "tutorial", "lang", "steps", "listings verified", "tests passed", "tests failed", "flaky", "outputs",
-            "cached", "words",
+            "cached", "words", "translated",
         ]
         var rows: [[String]] = []
         for tutorial in report.tutorials {
@@ -29,6 +29,8 @@ struct Summary {
                         : "skipped",
                     verified ? "\(language.steps.filter(\.cached).count)/\(language.steps.count)" : "skipped",
                     "\(language.words)",
+                    // Translated segments of the source's, so that a language barely begun does not look finished.
+                    language.translation.map { String(format: "%.1f %%", $0.percent) } ?? "source",
                 ])
             }
         }

@@ -58,6 +58,36 @@ struct CommandLineTests {
         }
     }
 
+    @Test func aNewLanguageShowsUntranslatedInTheSummaryAndInStatus() throws {
+        let sandbox = try Sandbox()
+        _ = try sandbox.siteTemplates()
+        _ = try sandbox.codebaseTemplates()
+        let paths = [
+            "--content", sandbox.content.path, "--output", sandbox.output.path, "--templates", sandbox.root.path,
+        ]
+        let added = try run("build-docs", ["add-language", "cs"] + paths)
+        #expect(added.status == 0, "\(added.output)")
+
+        // The summary's last column: the share of the source's segments translated.
+        let build = try run("build-docs", ["build", "--no-verify"] + paths)
+        #expect(build.status == 0, "\(build.output)")
+        let lines = build.output.split(separator: "\n").map(String.init)
+        let header = try #require(lines.first { $0.contains("tutorial  lang") })
+        #expect(header.hasSuffix("translated"), "\(header)")
+        #expect(lines.contains { $0.contains("greeting  de ") && $0.hasSuffix("source") }, "\(build.output)")
+        #expect(lines.contains { $0.contains("greeting  cs ") && $0.hasSuffix(" 0.0 %") }, "\(build.output)")
+
+        // status: untranslated apart from stale.
+        let status = try run("build-docs", ["status", "--verbose"] + paths)
+        #expect(status.status == 0, "\(status.output)")
+        #expect(status.output.contains("language  translated  stale  untranslated  missing"), "\(status.output)")
+        #expect(
+            status.output.split(separator: "\n").contains { $0.contains(/^\s*cs\s+0\/9\s+0\s+9\s+0\s/) },
+            "\(status.output)")
+        #expect(status.output.contains("untranslated hello.1 (paragraph) in cs"), "\(status.output)")
+        #expect(status.output.contains(/interface strings \(cs\): \d+ untranslated, as in de.json/), "\(status.output)")
+    }
+
     @Test func usageErrorsExit64AndHelpExits0() throws {
         #expect(try run("build-docs", ["--no-such-flag"]).status == 64)
         #expect(try run("build-docs", ["build", "--repeat", "0"]).status == 64)

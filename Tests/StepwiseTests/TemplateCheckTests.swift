@@ -72,7 +72,8 @@ enum TemplateSamples {
         let strings = StringsLookup(try InterfaceStrings(language: "fr", site: templatesFolder + "/Site"))
         let link = Pages.StepLink(href: "02-b.html", number: 2, title: "B")
         let listing = Pages.Listing(
-            id: "l", caption: "A.swift", isTest: true, stale: "stale", code: "let a = 1", status: "verified",
+            id: "l", caption: "A.swift", isTest: true, stale: "stale", untranslated: "untranslated",
+            sourceLanguage: "de", code: "let a = 1", status: "verified",
             badge: "✓", hasDiagnostics: true, diagnostics: ["error"], changes: "line 1", wholeFile: "let a = 1")
         let site: [String: Any] = [
             "layout": Pages.Layout(
@@ -85,7 +86,8 @@ enum TemplateSamples {
                 strings: strings),
             "tutorial": Pages.Tutorial(title: "T", intro: "<p>", lesson: "swift run", steps: [link], strings: strings),
             "step": Pages.Step(
-                tutorialTitle: "T", tutorialHref: "index.html", title: "S", number: 1, position: "1/2",
+                tutorialTitle: "T", tutorialHref: "index.html", title: "S", titleMark: "<p>", number: 1,
+                position: "1/2",
                 blocks: [
                     Pages.Block(prose: "<p>", listing: listing, output: Pages.Output(id: "o", text: "out"))
                 ], hasDiagnostics: true, diagnostics: ["error"], lesson: "swift run", previous: link, next: link,
