@@ -125,7 +125,7 @@ public struct Pipeline: Sendable {
         return try await run(
             Verify(
                 directory: options.codebase, swift: options.swift, testTimeout: options.testTimeout,
-                repetitions: options.repetitions,
+                programTimeout: options.programTimeout, repetitions: options.repetitions,
                 cache: VerificationCache(in: options.destination, folder: BuildOptions.Inside.verificationCache),
                 remoteCache: options.remoteCache.map(RemoteCache.init), reusesCache: !options.force,
                 cachedOnly: options.cachedOnly, shard: options.shard, narrowing: narrowing,

@@ -53,11 +53,13 @@ public struct Verify: Sendable {
     public static let defaultSwift = "swift"
     /// How long one test run may take unless told otherwise.
     public static let defaultTestTimeout: Duration = .seconds(300)
+    /// How long one step's program may run unless told otherwise.
+    public static let defaultProgramTimeout: Duration = .seconds(30)
 
     /// Creates the stage.
     public init(
         directory: String, swift: String = defaultSwift, testTimeout: Duration = defaultTestTimeout,
-        programTimeout: Duration = .seconds(30), repetitions: Int = 1, cache: VerificationCache? = nil,
+        programTimeout: Duration = defaultProgramTimeout, repetitions: Int = 1, cache: VerificationCache? = nil,
         remoteCache: RemoteCache? = nil, reusesCache: Bool = true, cachedOnly: Bool = false, shard: Shard? = nil,
         narrowing: (@Sendable (Set<String>) async throws -> (codebase: Codebase, directory: String))? = nil,
         progress: @escaping @Sendable (String) -> Void = { _ in },

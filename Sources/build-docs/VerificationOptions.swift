@@ -25,6 +25,11 @@ struct ToolchainOptions: ParsableArguments {
             "Seconds the whole test run may take before a test still running counts as hung.", valueName: "seconds"))
     var testTimeout = Int(BuildOptions().testTimeout.components.seconds)
 
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a step's program may run before it counts as hung.", valueName: "seconds"))
+    var programTimeout = Int(BuildOptions().programTimeout.components.seconds)
+
     @Option(help: ArgumentHelp("The swift executable that builds the codebase.", valueName: "path"))
     var swift = BuildOptions().swift
 
@@ -32,5 +37,6 @@ struct ToolchainOptions: ParsableArguments {
     func apply(to options: inout BuildOptions) {
         options.swift = swift
         options.testTimeout = .seconds(testTimeout)
+        options.programTimeout = .seconds(programTimeout)
     }
 }

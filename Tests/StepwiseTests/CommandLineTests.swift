@@ -112,9 +112,13 @@ struct CommandLineTests {
             "\(output)")
     }
 
-    /// The fake toolchain's `--swift` option for `sandbox`.
+    /// The fake toolchain's `--swift` option for `sandbox`, with its time limits (`FakeToolchain.patience`).
     private func fakeSwift(_ sandbox: Sandbox) -> [String] {
-        ["--swift", sandbox.root.appendingPathComponent("swift").path]
+        let patience = String(FakeToolchain.patience.components.seconds)
+        return [
+            "--swift", sandbox.root.appendingPathComponent("swift").path, "--test-timeout", patience,
+            "--program-timeout", patience,
+        ]
     }
 
     @Test func theSummaryCountsAnOutputThatDiffersInATranslationAgainstThatTranslationOnly() async throws {

@@ -124,6 +124,7 @@ enum FakeToolchain {
         )
         options.swift = sandbox.root.appendingPathComponent("swift").path
         options.testTimeout = FakeToolchain.patience
+        options.programTimeout = FakeToolchain.patience
         return (sandbox, options)
     }
 

@@ -168,6 +168,7 @@ struct SharedVerificationTests {
         )
         options.swift = sandbox.root.appendingPathComponent("swift").path
         options.testTimeout = FakeToolchain.patience
+        options.programTimeout = FakeToolchain.patience
         return options
     }
 

@@ -69,7 +69,8 @@ struct VerifyWithFakeSwiftTests {
         let (sandbox, codebase, tutorials, _) = try await setUp(Script(hanging: ["GreetingStep01FRTests"]))
         var verify = Verify(
             directory: sandbox.output.appendingPathComponent("Codebase").path,
-            swift: sandbox.root.appendingPathComponent("swift").path, testTimeout: FakeToolchain.patience)
+            swift: sandbox.root.appendingPathComponent("swift").path, testTimeout: FakeToolchain.patience,
+            programTimeout: FakeToolchain.patience)
         // The time limit, without a clock: it runs out when the hung test has said its last
         // words, and never in the run without it (which ends first and cancels the wait).
         verify.testRunLimit = { lines in
@@ -158,6 +159,7 @@ struct VerifyWithFakeSwiftTests {
         )
         options.swift = sandbox.root.appendingPathComponent("swift").path
         options.testTimeout = FakeToolchain.patience
+        options.programTimeout = FakeToolchain.patience
         let outcome = try await Pipeline(options: options).build()
         #expect(!outcome.nothingFailed)
         #expect(outcome.preview == sandbox.output.path + "/preview")
