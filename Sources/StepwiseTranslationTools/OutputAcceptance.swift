@@ -66,6 +66,22 @@ public struct OutputAcceptance: Sendable {
         }
     }
 
+    /// What a verification run showed of the outputs to accept, before anything is written
+    /// (`review`): what `write` would accept, what it cannot, and what failed.
+    public struct Review: Sendable {
+        /// The outputs that differ from what their programs printed and can be accepted, in
+        /// tutorial, language and step order.
+        public var candidates: [Accepted]
+        /// The outputs that differ, or could not be checked, and cannot be accepted, and why.
+        public var refused: [Refused]
+        /// Why the build of the outputs reviewed failed: the problems that belong to no step,
+        /// then, for each step target behind them whose code did not compile or whose tests did
+        /// not all pass, its diagnostics (or why, when it has none). Empty when the build passed.
+        public var failures: [Diagnostic]
+        /// The manifests of the tutorials verified, by id, which edited files are read back with.
+        fileprivate var manifests: [String: Manifest]
+    }
+
     /// What accepting did.
     public struct Outcome: Sendable {
         /// The outputs written, in tutorial, language and step order.
@@ -88,34 +104,61 @@ public struct OutputAcceptance: Sendable {
     }
 
     /// Verifies the tutorials, then writes into each `<output>` of `language` (or of every
-    /// language) in `tutorials` (or in every tutorial) that differs what its program printed.
-    /// A tutorial that does not exist, or one named that does not have `language`, is an error
-    /// before anything is verified. `Content/` gets every changed file or none of them.
+    /// language) in `tutorials` (or in every tutorial) that differs what its program printed:
+    /// `review`, then `write`. A tutorial that does not exist, or one named that does not have
+    /// `language`, is an error before anything is verified. `Content/` gets every changed file
+    /// or none of them.
     public func accept(language: String? = nil, tutorials ids: [String]? = nil) async throws -> Outcome {
+        try write(await review(language: language, tutorials: ids))
+    }
+
+    /// Verifies the tutorials and finds the `<output>` elements of `language` (or of every
+    /// language) in `tutorials` (or in every tutorial) that differ from what their programs
+    /// printed, writing nothing to `Content/`. A tutorial that does not exist, or one named that
+    /// does not have `language`, is an error before anything is verified.
+    public func review(language: String? = nil, tutorials ids: [String]? = nil) async throws -> Review {
         let chosen = try Set(
             Self.chosen(ContentLoader(contentDirectory: options.content).load(ids), ids: ids, language: language))
         let (audited, codebase, verification) = try await Pipeline(options: options, progress: progress).verify()
-        var accepted: [Accepted] = []
-        var refused: [Refused] = []
+        var review = Review(
+            candidates: [], refused: [], failures: verification.general,
+            manifests: Dictionary(uniqueKeysWithValues: audited.map { ($0.tutorial.id, $0.tutorial.manifest) }))
+        var failed: Set<String> = []
         for tutorial in audited.map(\.tutorial) where chosen.contains(tutorial.id) {
             for document in tutorial.orderedDocuments where language.map({ $0 == document.language }) ?? true {
                 for step in document.steps {
-                    switch Self.review(
-                        step, of: tutorial, in: document.language, codebase: codebase, verification: verification)
+                    if let target = codebase.target(tutorial: tutorial.id, step: step.id, language: document.language),
+                        let result = verification.targets[target.name], !result.codeSucceeded,
+                        failed.insert(target.name).inserted
                     {
-                    case .accept(let output): accepted.append(output)
-                    case .refuse(let output): refused.append(output)
+                        review.failures +=
+                            result.diagnostics.isEmpty
+                            ? [.error(Self.failure(of: result, target.name), at: nil)] : result.diagnostics
+                    }
+                    switch Self.verdict(
+                        on: step, of: tutorial, in: document.language, codebase: codebase, verification: verification)
+                    {
+                    case .accept(let output): review.candidates.append(output)
+                    case .refuse(let output): review.refused.append(output)
                     case nil: break
                     }
                 }
             }
         }
+        return review
+    }
+
+    /// Writes what each of the `review`'s candidates' programs printed into its `<output>`,
+    /// each file read back as the build reads it first (`edit`): `Content/` gets every changed
+    /// file or none of them. The outcome's refusals are the review's and those of the writing.
+    public func write(_ review: Review) throws -> Outcome {
+        var refused = review.refused
         let folder = WritableFolder(root: options.content)
         var changes: [FileChange] = []
         var written: [Accepted] = []
-        let manifests = Dictionary(uniqueKeysWithValues: audited.map { ($0.tutorial.id, $0.tutorial.manifest) })
-        for (file, outputs) in Dictionary(grouping: accepted, by: \.location.file).sorted(by: { $0.key < $1.key }) {
-            let edit = try Self.edit(file, outputs, manifest: manifests[outputs[0].tutorial]!)
+        let byFile = Dictionary(grouping: review.candidates, by: \.location.file)
+        for (file, outputs) in byFile.sorted(by: { $0.key < $1.key }) {
+            let edit = try Self.edit(file, outputs, manifest: review.manifests[outputs[0].tutorial]!)
             refused += edit.refused
             guard let text = edit.text else { continue }
             written += edit.accepted
@@ -123,7 +166,7 @@ public struct OutputAcceptance: Sendable {
         }
         try folder.commit(changes)
         return Outcome(
-            accepted: accepted.filter(written.contains), refused: refused,
+            accepted: review.candidates.filter(written.contains), refused: refused,
             files: Set(written.map(\.location.file)).sorted())
     }
 
@@ -145,16 +188,16 @@ public struct OutputAcceptance: Sendable {
     }
 
     /// What to do with a step's output.
-    private enum Review {
+    private enum Verdict {
         case accept(Accepted)
         case refuse(Refused)
     }
 
     /// Whether the output of `step` in `language` is to be accepted; nil when it matched or the
     /// step has none.
-    private static func review(
-        _ step: Step, of tutorial: Tutorial, in language: String, codebase: Codebase, verification: Verification
-    ) -> Review? {
+    private static func verdict(
+        on step: Step, of tutorial: Tutorial, in language: String, codebase: Codebase, verification: Verification
+    ) -> Verdict? {
         guard let expected = step.outputs.first,
             let target = codebase.target(tutorial: tutorial.id, step: step.id, language: language),
             let result = verification.targets[target.name]

@@ -41,26 +41,7 @@ struct AcceptOutputsCommand: AsyncParsableCommand {
         let terminal = Terminal.standardError
         let outcome = try await OutputAcceptance(options: options, progress: TerminalProgress(terminal: terminal))
             .accept(language: language, tutorials: tutorials.isEmpty ? nil : tutorials)
-        for output in outcome.accepted {
-            print(
-                "\(output.location.file):\(output.location.line): output '\(output.output)' of step '\(output.step)' in \(output.language)"
-            )
-            print(output.diff + "\n")
-        }
-        terminal.printDiagnostics(outcome.refused.map(\.diagnostic))
-        let count = outcome.accepted.count
-        if count == 0 && outcome.refused.isEmpty {
-            print("Every output is what its program printed; nothing to accept.")
-        } else if count > 0 {
-            let files = outcome.files.count
-            print("Accepted \(count) output\(count == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s").")
-        }
-        guard outcome.refused.isEmpty else {
-            let refused = outcome.refused.count
-            terminal.write(
-                "build-docs: \(refused) output\(refused == 1 ? " was" : "s were") not accepted (each is named above "
-                    + "with why); nothing was written for \(refused == 1 ? "it" : "them").\n")
-            throw ExitCode.failure
-        }
+        for output in outcome.accepted { print(output.shown) }
+        try outcome.summarize(on: terminal)
     }
 }

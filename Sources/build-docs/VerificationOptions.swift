@@ -39,4 +39,15 @@ struct ToolchainOptions: ParsableArguments {
         options.testTimeout = .seconds(testTimeout)
         options.programTimeout = .seconds(programTimeout)
     }
+
+    /// These options as command-line arguments, those that differ from the defaults: for a
+    /// command that tells which command to run next.
+    var arguments: [String] {
+        let defaults = BuildOptions()
+        return [
+            ("--test-timeout", String(testTimeout), String(defaults.testTimeout.components.seconds)),
+            ("--program-timeout", String(programTimeout), String(defaults.programTimeout.components.seconds)),
+            ("--swift", swift, defaults.swift),
+        ].filter { $0.1 != $0.2 }.flatMap { [$0.0, $0.1] }
+    }
 }

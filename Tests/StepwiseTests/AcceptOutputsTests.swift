@@ -83,6 +83,24 @@ struct AcceptOutputsTests {
         #expect(after.filter { $0.key != "greeting/pl.xml" } == before.filter { $0.key != "greeting/pl.xml" })
     }
 
+    /// Reviewing writes nothing: it finds what accepting would write and names why the build
+    /// failed, which `add-language` says before it offers anything.
+    @Test func aReviewWritesNothingAndNamesWhatFailed() async throws {
+        let (sandbox, options) = try await FakeToolchain.polishSharingGerman(
+            .init(crashing: ["GreetingStep02Tests"], outputs: ["2 pl": "HALLO, BOB!", "1 pl": "Hallo, Bob!"]))
+        let before = try snapshot(sandbox.content)
+
+        let review = try await OutputAcceptance(options: options).review(language: "pl")
+        #expect(review.candidates.map(\.step) == ["hello"] && review.candidates.first?.new == "Hallo, Bob!")
+        #expect(review.refused.map(\.reason) == ["1 test of GreetingStep02 failed"])
+        #expect(review.failures.map(\.message) == ["test 'works()' crashed the test process"])
+        #expect(try snapshot(sandbox.content) == before, "nothing written")
+
+        let outcome = try OutputAcceptance(options: options).write(review)
+        #expect(outcome.accepted == review.candidates && outcome.refused == review.refused)
+        #expect(try String(contentsOfFile: sandbox.path("pl.xml"), encoding: .utf8).contains("Hallo, Bob!"))
+    }
+
     @Test func anOutputThatWouldReadBackAsOtherTextIsNotWritten() async throws {
         // Every line indented: the reader takes the indentation for the file's, so the page
         // would show other text than the program printed.

@@ -12,6 +12,7 @@ struct CommandLineTests {
         let process = Process()
         process.executableURL = binaries.appendingPathComponent(tool)
         process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -65,7 +66,7 @@ struct CommandLineTests {
         let paths = [
             "--content", sandbox.content.path, "--output", sandbox.output.path, "--templates", sandbox.root.path,
         ]
-        let added = try run("build-docs", ["add-language", "cs"] + paths)
+        let added = try run("build-docs", ["add-language", "cs", "--no-verify"] + paths)
         #expect(added.status == 0, "\(added.output)")
 
         // The summary's last column: the share of the source's segments translated.
@@ -152,6 +153,79 @@ struct CommandLineTests {
         #expect(accepted.output.contains("-HALLO, ADA!\n+HALLO, BOB!"), "\(accepted.output)")
         #expect(accepted.output.contains("Accepted 1 output in 1 file."), "\(accepted.output)")
         #expect(try sandbox.line(of: "HALLO, BOB!", in: "pl.xml") == line)
+    }
+
+    /// The fixture with the fake toolchain, its templates copied into the sandbox (add-language
+    /// writes the new language's strings there), the Czech lesson printing `outputs`; and the
+    /// paths and toolchain options of a command on it.
+    private func czechWithFakeToolchain(_ script: FakeToolchain.Script) async throws -> (Sandbox, [String]) {
+        let (sandbox, _, _, _) = try await FakeToolchain.setUp(script)
+        _ = try sandbox.siteTemplates()
+        _ = try sandbox.codebaseTemplates()
+        let paths = [
+            "--content", sandbox.content.path, "--output", sandbox.output.path, "--templates", sandbox.root.path,
+        ]
+        return (sandbox, fakeSwift(sandbox) + paths)
+    }
+
+    /// The Czech outputs, in the fake lesson: what Czech's locale would make of the German ones.
+    private let czechOutputs = ["1 cs": "Ahoj, Ada!", "2 cs": "AHOJ, ADA!"]
+
+    @Test func addLanguageWithAcceptOutputsAcceptsWhatDiffersSoTheFirstBuildAfterItPasses() async throws {
+        let (sandbox, options) = try await czechWithFakeToolchain(.init(outputs: czechOutputs))
+        let added = try run("build-docs", ["add-language", "cs", "--accept-outputs"] + options)
+        #expect(added.status == 0, "\(added.output)")
+        let line = try sandbox.line(of: "Ahoj, Ada!", in: "cs.xml")
+        #expect(
+            added.output.contains(
+                "\(sandbox.path("cs.xml")):\(line): output 'hello-output' of step 'hello' in cs\n"
+                    + "--- \(sandbox.path("cs.xml")):\(line) (expected)\n+++ what the program printed\n"
+                    + "@@ -1,1 +1,1 @@\n-Hallo, Ada!\n+Ahoj, Ada!\n"),
+            "the diff, as accept-outputs shows it: \(added.output)")
+        #expect(added.output.contains("Accepted 2 outputs in 1 file."), "\(added.output)")
+        let czech = try String(contentsOfFile: sandbox.path("cs.xml"), encoding: .utf8)
+        #expect(czech.contains("<![CDATA[\nAHOJ, ADA!\n]]>") && !czech.contains("HALLO, ADA!"))
+
+        let build = try run("build-docs", ["build"] + options)
+        #expect(build.status == 0, "the first build after add-language passes: \(build.output)")
+    }
+
+    @Test func addLanguageWithoutATerminalOrTheFlagChangesNoOutputAndPrintsTheCommandThatAccepts() async throws {
+        let (sandbox, options) = try await czechWithFakeToolchain(.init(outputs: czechOutputs))
+        let added = try run("build-docs", ["add-language", "cs"] + options)
+        #expect(added.status == 0, "\(added.output)")
+        #expect(added.output.contains("-HALLO, ADA!\n+AHOJ, ADA!"), "\(added.output)")
+        #expect(!added.output.contains("Accept these"), "no question without a terminal: \(added.output)")
+        let czech = try String(contentsOfFile: sandbox.path("cs.xml"), encoding: .utf8)
+        #expect(czech.contains("HALLO, ADA!") && !czech.contains("AHOJ"), "the copied outputs, as they were")
+
+        let prefix = "Nothing accepted; the next build fails on them. To accept: swift run build-docs "
+        let command = try #require(
+            added.output.split(separator: "\n").first { $0.hasPrefix(prefix) }?.dropFirst(prefix.count),
+            "\(added.output)")
+        let patience = String(FakeToolchain.patience.components.seconds)
+        #expect(
+            command
+                == "accept-outputs --lang cs --test-timeout \(patience) --program-timeout \(patience) --swift "
+                + "\(sandbox.root.path)/swift --content \(sandbox.content.path) --templates \(sandbox.root.path) "
+                + "--output \(sandbox.output.path)", "this run's toolchain and paths, the defaults left out")
+        let accepted = try run("build-docs", command.split(separator: " ").map(String.init))
+        #expect(accepted.status == 0 && accepted.output.contains("Accepted 2 outputs in 1 file."), "\(accepted.output)")
+    }
+
+    @Test func addLanguageWhoseBuildFailsKeepsTheScaffoldSaysSoAndExits1() async throws {
+        let (sandbox, options) = try await czechWithFakeToolchain(
+            .init(crashing: ["GreetingStep02Tests"], outputs: czechOutputs))
+        let added = try run("build-docs", ["add-language", "cs", "--accept-outputs"] + options)
+        #expect(added.status == 1, "\(added.output)")
+        #expect(added.output.contains("error: test 'works()' crashed the test process"), "\(added.output)")
+        #expect(
+            added.output.contains(
+                "the build of cs failed (above); the scaffold stays as written and no output was accepted"),
+            "\(added.output)")
+        let czech = try String(contentsOfFile: sandbox.path("cs.xml"), encoding: .utf8)
+        #expect(czech.contains("Hallo, Ada!") && !czech.contains("Ahoj"), "the scaffold, its outputs as copied")
+        #expect(try String(contentsOfFile: sandbox.path("manifest.xml"), encoding: .utf8).contains("xml:lang=\"cs\""))
     }
 
     @Test func theLessonExits65WhenThereIsNoCodebaseToBuildItFrom() throws {

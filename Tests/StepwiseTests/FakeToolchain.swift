@@ -29,7 +29,8 @@ enum FakeToolchain {
         var crashing: [String] = []
         /// Test modules whose test hangs the test process.
         var hanging: [String] = []
-        /// What the lesson prints, by "step lang"; otherwise the fixture's expected output.
+        /// What the lesson prints, by "step lang"; otherwise the fixture's expected output (a
+        /// language the fixture lacks, such as one `add-language` adds, needs both its steps here).
         var outputs: [String: String] = [:]
     }
 
@@ -59,7 +60,8 @@ enum FakeToolchain {
                             "step, lang = sys.argv[2], sys.argv[4]\n"
                             "defaults = {'de': ['Hallo, Ada!', 'HALLO, ADA!'], 'fr': ['Bonjour, Ada!', 'BONJOUR, ADA!']}\n"
                             "defaults['pl'] = defaults['de']\n"
-                            "print(outputs.get(step + ' ' + lang, defaults[lang][int(step) - 1]))\n"
+                            "key = step + ' ' + lang\n"
+                            "print(outputs[key] if key in outputs else defaults[lang][int(step) - 1])\n"
                             % os.path.join(here, "script.json"))
                 os.chmod(lesson, 0o755)
             if not target:
