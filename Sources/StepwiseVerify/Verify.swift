@@ -210,9 +210,10 @@ public struct Verify: Sendable {
             remoteCache: caches.summary)
     }
 
-    /// What `swift --version` prints: the toolchain is part of every cache key.
+    /// What `swift --version` prints: the toolchain is part of every cache key. It may take as
+    /// long as a test run (`testTimeout`), which a loaded machine needs and a test can lengthen.
     private func toolchainVersion() async throws -> String {
-        let run = try await ProcessRunner.run(swift, ["--version"], timeout: .seconds(60))
+        let run = try await ProcessRunner.run(swift, ["--version"], timeout: testTimeout)
         guard run.succeeded else {
             throw DiagnosticError(.error("`\(swift) --version` failed:\n" + run.output.suffix(2000), at: nil))
         }
