@@ -92,6 +92,8 @@ struct CommandLineTests {
     @Test func usageErrorsExit64AndHelpExits0() throws {
         #expect(try run("build-docs", ["--no-such-flag"]).status == 64)
         #expect(try run("build-docs", ["build", "--repeat", "0"]).status == 64)
+        let contradiction = try run("build-docs", ["add-language", "cs", "--no-verify", "--accept-outputs"])
+        #expect(contradiction.status == 64 && contradiction.output.contains("--no-verify excludes --accept-outputs"))
         #expect(try run("build-docs", ["status", "--help"]).status == 0)
         #expect(try run("lesson", ["--help"]).status == 0)
     }
