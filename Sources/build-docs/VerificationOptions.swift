@@ -1,7 +1,7 @@
 import ArgumentParser
 import Stepwise
 
-/// How `build-docs` verifies the codebase: shared by `build` and `serve`.
+/// How `build-docs` verifies the codebase: shared by `build`, `serve` and `add-language`.
 struct VerificationOptions: ParsableArguments {
     @Flag(
         help:
