@@ -85,6 +85,12 @@ struct CommandLineTests {
             status.output.split(separator: "\n").contains { $0.contains(/^\s*cs\s+0\/9\s+0\s+9\s+0\s/) },
             "\(status.output)")
         #expect(status.output.contains("untranslated hello.1 (paragraph) in cs"), "\(status.output)")
+        // The manifest's title, copied too: counted, and named at its element with --verbose.
+        #expect(status.output.contains("\n  title untranslated in cs\n"), "\(status.output)")
+        let title = try sandbox.line(of: "<title xml:lang=\"cs\"", in: "manifest.xml")
+        #expect(
+            status.output.contains("\(sandbox.path("manifest.xml")):\(title):3: untranslated tutorial title in cs"),
+            "\(status.output)")
         #expect(status.output.contains(/interface strings \(cs\): \d+ untranslated, as in de.json/), "\(status.output)")
     }
 

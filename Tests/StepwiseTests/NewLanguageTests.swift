@@ -47,7 +47,8 @@ struct NewLanguageTests {
         let manifest = try String(contentsOfFile: sandbox.path("manifest.xml"), encoding: .utf8)
         #expect(
             manifest.contains(
-                "  <title xml:lang=\"fr\">Saluer</title>\n  <title xml:lang=\"cs\" origin=\"copy\">Grüßen</title>\n"))
+                "  <title xml:lang=\"fr\">Saluer</title>\n  <title xml:lang=\"cs\" src-hash=\"\(SegmentHash.of("Grüßen"))\" origin=\"copy\">Grüßen</title>\n"
+            ))
 
         // The strings pass the keys check; a counted one has Czech's forms, in German for now.
         let site = sandbox.root.path + "/Site"
@@ -99,6 +100,28 @@ struct NewLanguageTests {
         #expect(page.contains("<p class=\"stale-mark\" role=\"note\">Dieser Abschnitt ist möglicherweise veraltet"))
         let heading = try #require(page.firstRange(of: /<h1>.*<\/h1>/))
         #expect(page[heading] == "<h1><span class=\"number\">1.</span> Pozdravit</h1>")
+    }
+
+    /// The greeting tutorial's manifest as the build reads it.
+    private func manifest(_ sandbox: Sandbox) throws -> Manifest {
+        try ContentLoader(contentDirectory: sandbox.content.path).load(["greeting"])[0].manifest
+    }
+
+    /// Unchanged means unchanged since the copy, as for a segment: the hash the copy recorded,
+    /// not a comparison with the source's title, which may have changed since.
+    @Test func aCopiedTitleStaysUntranslatedWhenTheSourceTitleChanges() async throws {
+        let sandbox = try Sandbox()
+        _ = try await workflow(sandbox).addLanguage("cs")
+        try sandbox.edit(
+            "manifest.xml", replacing: "<title xml:lang=\"de\">Grüßen</title>",
+            with: "<title xml:lang=\"de\">Grüßen lernen</title>")
+        #expect(try manifest(sandbox).untranslatedTitle(in: "cs") != nil)
+
+        // A copy marked by hand, with no hash: untranslated while it is the source's title.
+        try sandbox.edit("manifest.xml", replacing: "src-hash=\"\(SegmentHash.of("Grüßen"))\" ", with: "")
+        #expect(try manifest(sandbox).untranslatedTitle(in: "cs") == nil)
+        try sandbox.edit("manifest.xml", replacing: "origin=\"copy\">Grüßen<", with: "origin=\"copy\">Grüßen lernen<")
+        #expect(try manifest(sandbox).untranslatedTitle(in: "cs") != nil)
     }
 
     @Test func confirmingAnUnchangedCopyMakesItATranslation() async throws {
