@@ -107,6 +107,47 @@ struct NewLanguageTests {
         try ContentLoader(contentDirectory: sandbox.content.path).load(["greeting"])[0].manifest
     }
 
+    /// A Czech page of a build without verification, by its path under the site's `cs/`.
+    private func czechPage(_ sandbox: Sandbox, _ path: String) async throws -> String {
+        _ = try await Pipeline(options: try workflow(sandbox).options).build()
+        return try String(contentsOfFile: sandbox.output.path + "/site/cs/\(path)", encoding: .utf8)
+    }
+
+    @Test func aCopiedTitleIsUntranslatedWhereverItIsShownUntilEdited() async throws {
+        let sandbox = try Sandbox()
+        _ = try await workflow(sandbox).addLanguage("cs")
+        let line = try sandbox.line(of: "<title xml:lang=\"cs\"", in: "manifest.xml")
+        #expect(
+            try manifest(sandbox).untranslatedTitle(in: "cs")
+                == SourceLocation(file: sandbox.path("manifest.xml"), line: line, column: 3))
+        #expect(try manifest(sandbox).untranslatedTitle(in: "fr") == nil)
+
+        // In German, marked quietly in the page's words: before the <h1>, before the index's
+        // link; the page's <title> is the title alone, so it takes the lang; the crumbs' link too.
+        let tutorial = try await czechPage(sandbox, "greeting/index.html")
+        #expect(tutorial.contains("<title lang=\"de\">Grüßen</title>"), "\(tutorial)")
+        #expect(
+            tutorial.contains(
+                "<p class=\"untranslated-mark\" lang=\"cs\">Noch nicht übersetzt</p>\n<h1 lang=\"de\">Grüßen</h1>"),
+            "\(tutorial)")
+        let index = try await czechPage(sandbox, "index.html")
+        #expect(
+            index.contains(
+                "<li><span class=\"untranslated-mark\" lang=\"cs\">Noch nicht übersetzt</span> <a href=\"greeting/index.html\" lang=\"de\">Grüßen</a>"
+            ), "\(index)")
+        let step = try await czechPage(sandbox, "greeting/01-hello.html")
+        #expect(step.contains("<a href=\"index.html\" lang=\"de\">Grüßen</a>"), "\(step)")
+        #expect(step.contains("<title>Hallo sagen – Grüßen</title>"), "a <title> in two languages takes neither")
+
+        // Edited by hand: a translation, in the page's language, unmarked.
+        try sandbox.edit("manifest.xml", replacing: "origin=\"copy\">Grüßen<", with: "origin=\"copy\">Zdravení<")
+        #expect(try manifest(sandbox).untranslatedTitle(in: "cs") == nil)
+        let translated = try await czechPage(sandbox, "greeting/index.html")
+        #expect(translated.contains("<title>Zdravení</title>") && translated.contains("<h1>Zdravení</h1>"))
+        #expect(!translated.contains("untranslated-mark\" lang=\"cs\">Noch nicht übersetzt</p>\n<h1"))
+        #expect(try await czechPage(sandbox, "index.html").contains("<li><a href=\"greeting/index.html\">Zdravení</a>"))
+    }
+
     /// Unchanged means unchanged since the copy, as for a segment: the hash the copy recorded,
     /// not a comparison with the source's title, which may have changed since.
     @Test func aCopiedTitleStaysUntranslatedWhenTheSourceTitleChanges() async throws {
