@@ -105,6 +105,13 @@ public struct Manifest: Sendable, Hashable, Codable {
         let unchanged = copy.sourceHash.map { SegmentHash.of(title) == $0 } ?? (title == titles[sourceLanguage])
         return unchanged ? copy.location : nil
     }
+
+    /// The error for `language`, which the tutorial does not have: at the `<manifest>` element,
+    /// naming the languages it has.
+    public func lacking(_ language: String) -> DiagnosticError {
+        DiagnosticError(
+            .error("\(id) has no '\(language)' (its languages: \(languages.joined(separator: ", ")))", at: location))
+    }
 }
 
 /// A manifest's title that `build-docs add-language` copied from the source's title.
