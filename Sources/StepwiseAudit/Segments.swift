@@ -90,12 +90,3 @@ public struct DocumentSegments: Sendable, Hashable {
             translate: its.translate, note: its.note, inlines: inlines)
     }
 }
-
-/// The hash a translation records of the source segment it was made from: the first 16 hex
-/// digits of the SHA-256 of the segment's canonical text.
-public enum SegmentHash {
-    /// The hash of `text`.
-    public static func of(_ text: String) -> String {
-        String(ContentDigest.hex(of: text).prefix(16))
-    }
-}

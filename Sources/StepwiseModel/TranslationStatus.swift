@@ -134,3 +134,12 @@ public struct SegmentText: Sendable, Hashable {
         return recordedHash == nil && text == source.text
     }
 }
+
+/// The hash a translation records of the source it was made from (`src-hash`): the first 16
+/// hex digits of the SHA-256 of a segment's canonical text, or of a manifest title's text.
+public enum SegmentHash {
+    /// The hash of `text`.
+    public static func of(_ text: String) -> String {
+        String(ContentDigest.hex(of: text).prefix(16))
+    }
+}

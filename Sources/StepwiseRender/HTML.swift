@@ -116,7 +116,7 @@ struct TranslationMarks {
     func mark(at location: SourceLocation) -> String {
         switch state(at: location) {
         case .stale: "<span class=\"stale-mark\" role=\"note\">\(HTML.escape(strings["stale"]))</span> "
-        case .untranslated: "\(untranslatedLabel("span")) "
+        case .untranslated: "\(Self.untranslatedLabel("span", strings: strings)) "
         default: ""
         }
     }
@@ -126,12 +126,13 @@ struct TranslationMarks {
     func markBefore(at location: SourceLocation) -> String? {
         switch state(at: location) {
         case .stale: "<p class=\"stale-mark\" role=\"note\">\(HTML.escape(strings["stale"]))</p>"
-        case .untranslated: untranslatedLabel("p")
+        case .untranslated: Self.untranslatedLabel("p", strings: strings)
         default: nil
         }
     }
 
-    private func untranslatedLabel(_ element: String) -> String {
+    /// The quiet "not yet translated" label, a `span` or a `p` `element` in the page's language.
+    static func untranslatedLabel(_ element: String, strings: InterfaceStrings) -> String {
         "<\(element) class=\"untranslated-mark\" lang=\"\(HTML.escape(strings.language))\">"
             + HTML.escape(strings["untranslated"]) + "</\(element)>"
     }

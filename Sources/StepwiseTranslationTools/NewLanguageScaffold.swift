@@ -156,7 +156,7 @@ extension TranslationWorkflow {
     }
 
     /// The tutorial's manifest with a title in `language` after the last title: the source's,
-    /// marked as a copy (`origin="copy"`).
+    /// marked as a copy of it (`src-hash`, `origin="copy"`), as a segment's copy is.
     private static func manifest(of tutorial: Tutorial, withTitleIn language: String) throws(DiagnosticError)
         -> String
     {
@@ -169,9 +169,10 @@ extension TranslationWorkflow {
         var editor = DocumentEditor(file: manifest.file, text: text)
         let last = titles.last!.location
         let title = try editor.content(ofElementAt: source.location)
+        let hash = SegmentHash.of(manifest.titles[manifest.sourceLanguage]!)
         try editor.insert(
-            "\n" + String(repeating: " ", count: last.column - 1) + "<title xml:lang=\"\(language)\" origin=\"copy\">"
-                + title + "</title>",
+            "\n" + String(repeating: " ", count: last.column - 1)
+                + "<title xml:lang=\"\(language)\" src-hash=\"\(hash)\" origin=\"copy\">" + title + "</title>",
             afterElementAt: last)
         return editor.result
     }

@@ -175,10 +175,7 @@ public struct OutputAcceptance: Sendable {
     private static func chosen(_ tutorials: [Tutorial], ids: [String]?, language: String?) throws -> [String] {
         guard let language else { return tutorials.map(\.id) }
         if ids != nil, let without = tutorials.first(where: { !$0.manifest.languages.contains(language) }) {
-            throw DiagnosticError(
-                .error(
-                    "\(without.id) has no '\(language)' (its languages: \(without.manifest.languages.joined(separator: ", ")))",
-                    at: without.manifest.location))
+            throw without.manifest.lacking(language)
         }
         let having = tutorials.filter { $0.manifest.languages.contains(language) }
         guard !having.isEmpty else {

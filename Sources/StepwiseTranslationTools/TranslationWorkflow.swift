@@ -77,7 +77,7 @@ public struct TranslationWorkflow: Sendable {
             throw DiagnosticError(
                 .error(
                     "'\(id)' has no translation into '\(language)' (its languages: \(entry.tutorial.manifest.languages.joined(separator: ", ")))",
-                    at: SourceLocation(file: entry.tutorial.manifest.file, line: 1)))
+                    at: entry.tutorial.manifest.location))
         }
         let text = try String(contentsOfFile: status.file, encoding: .utf8)
         let result = try StaleSegmentConfirmation.confirm(

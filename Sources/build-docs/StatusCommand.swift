@@ -7,7 +7,8 @@ import StepwiseRender
 import StepwiseTranslationTools
 
 /// `build-docs status`: per tutorial and language, the translated, stale, untranslated and missing
-/// segments; per language, the interface strings still as in the file new languages copy.
+/// segments, and the languages whose tutorial title is untranslated; per language, the interface
+/// strings still as in the file new languages copy.
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
@@ -19,7 +20,8 @@ struct StatusCommand: AsyncParsableCommand {
             translated from another version, untranslated while it is still a copy of the source's \
             words, and missing when the translation lacks it. An interface string is untranslated \
             while it reads as in the strings file of the source language most tutorials share. \
-            `report.json` carries the same figures.
+            `report.json` carries the same figures. A tutorial's title that `add-language` copied is \
+            untranslated until edited; status names it (report.json does not).
             """
     )
 
@@ -33,7 +35,9 @@ struct StatusCommand: AsyncParsableCommand {
 
     @Flag(
         name: .shortAndLong,
-        help: "List every stale, untranslated and missing segment, with what changed in the source.")
+        help:
+            "List every stale, untranslated and missing segment, with what changed in the source, and each untranslated tutorial title."
+    )
     var verbose = false
 
     func run() async throws {
@@ -51,8 +55,18 @@ struct StatusCommand: AsyncParsableCommand {
                 header: ["language", "translated", "stale", "untranslated", "missing", "extra", "done"], rows: rows,
                 leftAligned: 1)
             for line in table.lines { print("  " + line) }
+            let manifest = entry.tutorial.manifest
+            let untranslatedTitles = entry.languages.filter { manifest.untranslatedTitle(in: $0) != nil }
+            if !untranslatedTitles.isEmpty {
+                print("  title untranslated in \(untranslatedTitles.joined(separator: ", "))")
+            }
             if verbose {
-                for language in entry.languages { details(entry.statuses[language]!) }
+                for language in entry.languages {
+                    if let title = manifest.untranslatedTitle(in: language) {
+                        print("\(title): untranslated tutorial title in \(language)")
+                    }
+                    details(entry.statuses[language]!)
+                }
             }
         }
         try interfaceStrings(of: entries)

@@ -47,7 +47,8 @@ struct NewLanguageTests {
         let manifest = try String(contentsOfFile: sandbox.path("manifest.xml"), encoding: .utf8)
         #expect(
             manifest.contains(
-                "  <title xml:lang=\"fr\">Saluer</title>\n  <title xml:lang=\"cs\" origin=\"copy\">Grüßen</title>\n"))
+                "  <title xml:lang=\"fr\">Saluer</title>\n  <title xml:lang=\"cs\" src-hash=\"\(SegmentHash.of("Grüßen"))\" origin=\"copy\">Grüßen</title>\n"
+            ))
 
         // The strings pass the keys check; a counted one has Czech's forms, in German for now.
         let site = sandbox.root.path + "/Site"
@@ -81,7 +82,13 @@ struct NewLanguageTests {
         let edited = try await czech(sandbox)
         #expect(edited.translated == 2 && edited.untranslated == 7 && edited.stale == 0)
         #expect(edited.segments.filter { $0.state == .current }.map(\.id) == ["hello.title", "hello.1"])
-        #expect(try await page(sandbox).contains("<p><em>Greeter</em> zdraví.</p>"), "no mark on a translation")
+        // No mark on a translation, in a paragraph or in the <h1> (the issue's hand translations read stale).
+        let translated = try await page(sandbox)
+        #expect(translated.contains("<p><em>Greeter</em> zdraví.</p>"), "no mark on a translation")
+        #expect(
+            translated.contains("<article class=\"step\">\n<h1><span class=\"number\">1.</span> Pozdravit</h1>"),
+            "\(translated)")
+        #expect(!translated.contains("stale"))
 
         // The source changes: the translation is stale, with what it was made from; a copy
         // whose source changed is still a copy, untranslated.
@@ -99,6 +106,69 @@ struct NewLanguageTests {
         #expect(page.contains("<p class=\"stale-mark\" role=\"note\">Dieser Abschnitt ist möglicherweise veraltet"))
         let heading = try #require(page.firstRange(of: /<h1>.*<\/h1>/))
         #expect(page[heading] == "<h1><span class=\"number\">1.</span> Pozdravit</h1>")
+    }
+
+    /// The greeting tutorial's manifest as the build reads it.
+    private func manifest(_ sandbox: Sandbox) throws -> Manifest {
+        try ContentLoader(contentDirectory: sandbox.content.path).load(["greeting"])[0].manifest
+    }
+
+    /// A Czech page of a build without verification, by its path under the site's `cs/`.
+    private func czechPage(_ sandbox: Sandbox, _ path: String) async throws -> String {
+        _ = try await Pipeline(options: try workflow(sandbox).options).build()
+        return try String(contentsOfFile: sandbox.output.path + "/site/cs/\(path)", encoding: .utf8)
+    }
+
+    @Test func aCopiedTitleIsUntranslatedWhereverItIsShownUntilEdited() async throws {
+        let sandbox = try Sandbox()
+        _ = try await workflow(sandbox).addLanguage("cs")
+        let line = try sandbox.line(of: "<title xml:lang=\"cs\"", in: "manifest.xml")
+        #expect(
+            try manifest(sandbox).untranslatedTitle(in: "cs")
+                == SourceLocation(file: sandbox.path("manifest.xml"), line: line, column: 3))
+        #expect(try manifest(sandbox).untranslatedTitle(in: "fr") == nil)
+
+        // In German, marked quietly in the page's words: before the <h1>, before the index's
+        // link; the page's <title> is the title alone, so it takes the lang; the crumbs' link too.
+        let tutorial = try await czechPage(sandbox, "greeting/index.html")
+        #expect(tutorial.contains("<title lang=\"de\">Grüßen</title>"), "\(tutorial)")
+        #expect(
+            tutorial.contains(
+                "<p class=\"untranslated-mark\" lang=\"cs\">Noch nicht übersetzt</p>\n<h1 lang=\"de\">Grüßen</h1>"),
+            "\(tutorial)")
+        let index = try await czechPage(sandbox, "index.html")
+        #expect(
+            index.contains(
+                "<li><span class=\"untranslated-mark\" lang=\"cs\">Noch nicht übersetzt</span> <a href=\"greeting/index.html\" lang=\"de\">Grüßen</a>"
+            ), "\(index)")
+        let step = try await czechPage(sandbox, "greeting/01-hello.html")
+        #expect(step.contains("<a href=\"index.html\" lang=\"de\">Grüßen</a>"), "\(step)")
+        #expect(step.contains("<title>Hallo sagen – Grüßen</title>"), "a <title> in two languages takes neither")
+
+        // Edited by hand: a translation, in the page's language, unmarked.
+        try sandbox.edit("manifest.xml", replacing: "origin=\"copy\">Grüßen<", with: "origin=\"copy\">Zdravení<")
+        #expect(try manifest(sandbox).untranslatedTitle(in: "cs") == nil)
+        let translated = try await czechPage(sandbox, "greeting/index.html")
+        #expect(translated.contains("<title>Zdravení</title>") && translated.contains("<h1>Zdravení</h1>"))
+        #expect(!translated.contains("untranslated-mark\" lang=\"cs\">Noch nicht übersetzt</p>\n<h1"))
+        #expect(try await czechPage(sandbox, "index.html").contains("<li><a href=\"greeting/index.html\">Zdravení</a>"))
+    }
+
+    /// Unchanged means unchanged since the copy, as for a segment: the hash the copy recorded,
+    /// not a comparison with the source's title, which may have changed since.
+    @Test func aCopiedTitleStaysUntranslatedWhenTheSourceTitleChanges() async throws {
+        let sandbox = try Sandbox()
+        _ = try await workflow(sandbox).addLanguage("cs")
+        try sandbox.edit(
+            "manifest.xml", replacing: "<title xml:lang=\"de\">Grüßen</title>",
+            with: "<title xml:lang=\"de\">Grüßen lernen</title>")
+        #expect(try manifest(sandbox).untranslatedTitle(in: "cs") != nil)
+
+        // A copy marked by hand, with no hash: untranslated while it is the source's title.
+        try sandbox.edit("manifest.xml", replacing: "src-hash=\"\(SegmentHash.of("Grüßen"))\" ", with: "")
+        #expect(try manifest(sandbox).untranslatedTitle(in: "cs") == nil)
+        try sandbox.edit("manifest.xml", replacing: "origin=\"copy\">Grüßen<", with: "origin=\"copy\">Grüßen lernen<")
+        #expect(try manifest(sandbox).untranslatedTitle(in: "cs") != nil)
     }
 
     @Test func confirmingAnUnchangedCopyMakesItATranslation() async throws {

@@ -3,6 +3,7 @@ import Testing
 
 @testable import Stepwise
 @testable import StepwiseModel
+@testable import StepwiseReport
 
 /// A step target that backs several languages is verified once, but each language's output
 /// is its own: a translation that prints something else fails that translation, never the
@@ -32,7 +33,10 @@ struct PerLanguageVerificationTests {
         #expect(polish.status == .failed)
         #expect(polish.otherDiagnostics.map(\.location) == [SourceLocation(file: sandbox.path("pl.xml"), line: line)])
 
-        let languages = outcome.report.tutorials[0].languages
+        // report.json as written, not only the report in memory.
+        let written = try JSONDecoder().decode(
+            ReportDocument.self, from: try Data(contentsOf: URL(fileURLWithPath: options.report)))
+        let languages = written.tutorials[0].languages
         let reported = { (language: String) in try #require(languages.first { $0.language == language }).steps[1] }
         let germanStep = try reported("de")
         #expect(germanStep.status == .verified && germanStep.output == .matched && germanStep.diagnostics.isEmpty)
