@@ -86,7 +86,7 @@ let package = Package(
             name: "StepwiseTranslationTools",
             dependencies: [
                 "Stepwise", "StepwiseModel", "StepwiseFiles", "StepwiseParse", "StepwiseCheck", "StepwiseAudit",
-                "StepwiseSyntax", .product(name: "SwiftSyntax", package: "swift-syntax"),
+                "StepwiseRender", "StepwiseSyntax", .product(name: "SwiftSyntax", package: "swift-syntax"),
             ],
             resources: [.copy("Schema")]
         ),

@@ -16,6 +16,8 @@ public struct BuildOptions: Sendable {
     public var swift = Verify.defaultSwift
     /// How long the test run may take.
     public var testTimeout = Verify.defaultTestTimeout
+    /// How long one step's program may run.
+    public var programTimeout = Verify.defaultProgramTimeout
     /// How many times every step's tests run; a test that passes in some runs and fails in
     /// others is reported as flaky and fails the build.
     public var repetitions = 1

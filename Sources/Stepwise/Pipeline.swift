@@ -100,30 +100,47 @@ public struct Pipeline: Sendable {
         }
     }
 
+    /// Reads, checks, audits and tangles the tutorials, writes the codebase and verifies it as a
+    /// build does (the caches asked first), rendering and reporting nothing: what the programs
+    /// print on the current code, for a command that needs it (`accept-outputs`).
+    public func verify() async throws -> (tutorials: [AuditedTutorial], codebase: Codebase, verification: Verification)
+    {
+        let memo = ParseMemo(file: options.parseMemo)
+        var (tutorials, codebase, timings) = try await prepare(memo: memo)
+        try CodebaseWriter(directory: options.codebase).write(codebase)
+        let verification = try await verify(codebase, tutorials: tutorials, &timings)
+        return (tutorials, codebase, verification)
+    }
+
+    /// The verify stage on `codebase`, already written.
+    private func verify(_ codebase: Codebase, tutorials: [AuditedTutorial], _ timings: inout [StageTiming])
+        async throws -> Verification
+    {
+        let progress = self.progress
+        let checked = tutorials.map(\.checked)
+        let narrowing: @Sendable (Set<String>) async throws -> (codebase: Codebase, directory: String) = {
+            [self] names in
+            (try await writePartialCodebase(of: names, tutorials: checked), options.partialCodebase)
+        }
+        return try await run(
+            Verify(
+                directory: options.codebase, swift: options.swift, testTimeout: options.testTimeout,
+                programTimeout: options.programTimeout, repetitions: options.repetitions,
+                cache: VerificationCache(in: options.destination, folder: BuildOptions.Inside.verificationCache),
+                remoteCache: options.remoteCache.map(RemoteCache.init), reusesCache: !options.force,
+                cachedOnly: options.cachedOnly, shard: options.shard, narrowing: narrowing,
+                progress: { progress.stageDetail($0) }, advanced: { progress.stageProgress($0) }),
+            (codebase, checked), &timings)
+    }
+
     /// The whole build, writing what it made; see `build()`.
     private func buildAndWrite() async throws -> Outcome {
         let memo = ParseMemo(file: options.parseMemo)
         let (tutorials, codebase, prepared) = try await prepare(memo: memo)
         var timings = prepared
-        let progress = self.progress
         try CodebaseWriter(directory: options.codebase).write(codebase)
         var verification: Verification?
-        if options.verify {
-            let checked = tutorials.map(\.checked)
-            let narrowing: @Sendable (Set<String>) async throws -> (codebase: Codebase, directory: String) = {
-                [self] names in
-                (try await writePartialCodebase(of: names, tutorials: checked), options.partialCodebase)
-            }
-            verification = try await run(
-                Verify(
-                    directory: options.codebase, swift: options.swift, testTimeout: options.testTimeout,
-                    repetitions: options.repetitions,
-                    cache: VerificationCache(in: options.destination, folder: BuildOptions.Inside.verificationCache),
-                    remoteCache: options.remoteCache.map(RemoteCache.init), reusesCache: !options.force,
-                    cachedOnly: options.cachedOnly, shard: options.shard, narrowing: narrowing,
-                    progress: { progress.stageDetail($0) }, advanced: { progress.stageProgress($0) }),
-                (codebase, checked), &timings)
-        }
+        if options.verify { verification = try await verify(codebase, tutorials: tutorials, &timings) }
         // A shard cannot see every step, so it renders no pages.
         var site: [SiteFile]?
         if options.shard == nil {

@@ -63,7 +63,7 @@ public struct DocumentSegments: Sendable, Hashable {
                         kind: text.isEmpty ? nil : .listing, anchor: listing.id,
                         text: SegmentText(
                             text: text, hash: SegmentHash.of(text), recordedHash: listing.translation.sourceHash,
-                            location: listing.location),
+                            isCopy: listing.translation.isCopy, location: listing.location),
                         translate: listing.translation.translate, note: listing.translation.note, listing: listing))
             case .block(.output(let output)):
                 segments.append(
@@ -85,16 +85,8 @@ public struct DocumentSegments: Sendable, Hashable {
         return Segment(
             kind: kind, anchor: nil,
             text: SegmentText(
-                text: text, hash: SegmentHash.of(text), recordedHash: its.sourceHash, location: its.location),
+                text: text, hash: SegmentHash.of(text), recordedHash: its.sourceHash, isCopy: its.isCopy,
+                location: its.location),
             translate: its.translate, note: its.note, inlines: inlines)
-    }
-}
-
-/// The hash a translation records of the source segment it was made from: the first 16 hex
-/// digits of the SHA-256 of the segment's canonical text.
-public enum SegmentHash {
-    /// The hash of `text`.
-    public static func of(_ text: String) -> String {
-        String(ContentDigest.hex(of: text).prefix(16))
     }
 }

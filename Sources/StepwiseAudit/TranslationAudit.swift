@@ -3,7 +3,8 @@ import StepwiseSyntax
 
 /// The stage after the language check: finds, for each translation, which segments are
 /// current, which are stale (translated from another version of the source), which are
-/// missing and which the source no longer has.
+/// still a copy of the source (untranslated), which are missing and which the source no
+/// longer has.
 public struct TranslationAudit: Stage, Sendable {
     /// Where listings' comments and strings from earlier runs are kept; nil to read every listing.
     public let memo: ParseMemo?
@@ -78,11 +79,14 @@ public struct TranslationAudit: Stage, Sendable {
                 switch (pair.source, pair.translation) {
                 case (let source?, let translated):
                     guard let kind = source.kind else { continue }
-                    // A copy of the source's words that no one confirmed is not a translation yet.
-                    let untranslated =
-                        translated.map { $0.text.recordedHash == nil && $0.text.text == source.text.text } ?? true
+                    // A copy of the source's words is not a translation yet; once edited, it is a
+                    // translation of the version it recorded, current until the source changes.
                     let state: SegmentStatus.State =
-                        untranslated ? .missing : translated?.text.recordedHash == source.text.hash ? .current : .stale
+                        switch translated?.text {
+                        case nil: .missing
+                        case let text? where text.isStillCopy(of: source.text): .untranslated
+                        case let text?: text.recordedHash == source.text.hash ? .current : .stale
+                        }
                     let status = SegmentStatus(
                         id: ids.id(of: source), kind: kind, state: state, source: source.text,
                         translation: translated?.text,

@@ -25,4 +25,14 @@ public struct PathOptions: ParsableArguments {
         options.output = output
         return options
     }
+
+    /// These options as command-line arguments, those that differ from the defaults: for a
+    /// command that tells which command to run next.
+    public var arguments: [String] {
+        let defaults = BuildOptions()
+        return [
+            ("--content", content, defaults.content), ("--templates", templates, defaults.templates),
+            ("--output", output, defaults.output),
+        ].filter { $0.1 != $0.2 }.flatMap { [$0.0, $0.1] }
+    }
 }

@@ -139,12 +139,19 @@ public struct TranslationMetadata: Sendable, Hashable, Codable {
     /// In a translation, `src-hash`: the hash of the source segment this text was translated
     /// from (see `SegmentHash`); nil in the source language and where none was recorded.
     public var sourceHash: String?
+    /// In a translation, `origin="copy"`: the element began as a copy of the source version
+    /// `sourceHash` names (`build-docs add-language`), untranslated while its text is that copy.
+    public var isCopy: Bool
 
     /// Creates translation data.
-    public init(translate: Bool = true, note: String? = nil, location: SourceLocation, sourceHash: String? = nil) {
+    public init(
+        translate: Bool = true, note: String? = nil, location: SourceLocation, sourceHash: String? = nil,
+        isCopy: Bool = false
+    ) {
         self.translate = translate
         self.note = note
         self.location = location
         self.sourceHash = sourceHash
+        self.isCopy = isCopy
     }
 }

@@ -117,12 +117,15 @@ public struct ExpectedOutput: Sendable, Hashable, Codable {
     public var text: String
     /// Where the text starts.
     public var location: SourceLocation
+    /// Where the `<output>` element starts (its `<`), which its text may start on the line of.
+    public var elementLocation: SourceLocation
 
     /// Creates an expected output.
-    public init(id: String, text: String, location: SourceLocation) {
+    public init(id: String, text: String, location: SourceLocation, elementLocation: SourceLocation) {
         self.id = id
         self.text = text
         self.location = location
+        self.elementLocation = elementLocation
     }
 }
 

@@ -20,17 +20,20 @@ public struct StepVerdict: Sendable, Hashable {
     public var status: VerificationStatus
     /// Every listing, in order.
     public var listings: [ListingVerdict]
-    /// The step's problems that no listing holds (failed tests, output mismatches).
+    /// The step's problems that no listing holds (failed tests, this language's output
+    /// mismatch).
     public var otherDiagnostics: [Diagnostic]
 
     /// The verdict on `step` of `tutorial` in `language`. Without a verification (it was
-    /// skipped) everything is unverified.
+    /// skipped) everything is unverified. The target's code (its build and tests) counts for
+    /// every language it backs; its output in another language does not count here.
     public init(
         step: Step, language: String, tutorial: Tutorial, codebase: Codebase, verification: Verification?
     ) {
         let target = codebase.target(tutorial: tutorial.id, step: step.id, language: language)
         let result = target.flatMap { verification?.targets[$0.name] }
-        let status = result?.status ?? .unverified
+        let status = result?.status(in: language) ?? .unverified
+        let diagnostics = result?.diagnostics(in: language) ?? []
         var claimed: Set<Diagnostic> = []
         self.target = target
         self.result = result
@@ -38,12 +41,12 @@ public struct StepVerdict: Sendable, Hashable {
         self.listings = step.listings.map { listing in
             // A listing's id is the same in every language, so a problem in the source
             // language's code counts for the translations that share its target.
-            let own = (result?.diagnostics ?? []).filter { $0.listingID == listing.id }
+            let own = diagnostics.filter { $0.listingID == listing.id }
             claimed.formUnion(own)
             return ListingVerdict(
                 id: listing.id, status: status == .verified && !own.isEmpty ? .failed : status, diagnostics: own)
         }
-        self.otherDiagnostics = (result?.diagnostics ?? []).filter { !claimed.contains($0) }
+        self.otherDiagnostics = diagnostics.filter { !claimed.contains($0) }
     }
 
     /// The verdict on listing `id`.

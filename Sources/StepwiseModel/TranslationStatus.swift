@@ -19,20 +19,22 @@ public struct TranslationStatus: Sendable, Hashable {
     public var translated: Int { count(.current) }
     /// Segments translated from an earlier version of the source (or from an unknown one).
     public var stale: Int { count(.stale) }
+    /// Segments the translation has that are still a copy of the source's words.
+    public var untranslated: Int { count(.untranslated) }
     /// Source segments the translation does not have.
     public var missing: Int { count(.missing) }
     /// Translation segments whose source segment is gone.
     public var extra: Int { count(.extra) }
     /// The source's segments.
-    public var total: Int { translated + stale + missing }
+    public var total: Int { translated + stale + untranslated + missing }
     /// The share of the source's segments that are translated and current, 0–100.
     public var percent: Double { total == 0 ? 100 : Double(translated) * 100 / Double(total) }
 
     private func count(_ state: SegmentStatus.State) -> Int { segments.count { $0.state == state } }
 
-    /// The stale segment at `location` in the translation, if there is one.
-    public func staleSegment(at location: SourceLocation) -> SegmentStatus? {
-        segments.first { $0.state == .stale && $0.location == location }
+    /// The state of the translation's segment at `location`, if a segment starts there.
+    public func state(at location: SourceLocation) -> SegmentStatus.State? {
+        segments.first { $0.location == location }?.state
     }
 }
 
@@ -44,10 +46,15 @@ public struct SegmentStatus: Sendable, Hashable {
         case current
         /// Translated from another version of the source segment.
         case stale
-        /// Not translated.
+        /// In the translation, but still a copy of the source's words.
+        case untranslated
+        /// Not in the translation.
         case missing
         /// In the translation only: the source no longer has it.
         case extra
+
+        /// Whether the translation has words of its own for the segment: current or stale.
+        public var isTranslated: Bool { self == .current || self == .stale }
     }
 
     /// The segment's id in the source (`intro.2`, `trip.title`, `trip.4`, `trip.trip-code`), the
@@ -105,14 +112,34 @@ public struct SegmentText: Sendable, Hashable {
     public var hash: String
     /// In a translation, the `src-hash` it recorded.
     public var recordedHash: String?
+    /// In a translation, whether the element began as a copy of the source version
+    /// `recordedHash` names (`origin="copy"`).
+    public var isCopy: Bool
     /// Where the element starts.
     public var location: SourceLocation
 
     /// Creates a segment text.
-    public init(text: String, hash: String, recordedHash: String?, location: SourceLocation) {
+    public init(text: String, hash: String, recordedHash: String?, isCopy: Bool = false, location: SourceLocation) {
         self.text = text
         self.hash = hash
         self.recordedHash = recordedHash
+        self.isCopy = isCopy
         self.location = location
+    }
+
+    /// Whether, in a translation, the text is still a copy of the source's words: unchanged
+    /// since `add-language` copied it, or (with no version recorded) the source's text as it is now.
+    public func isStillCopy(of source: SegmentText) -> Bool {
+        if let recordedHash, isCopy { return hash == recordedHash }
+        return recordedHash == nil && text == source.text
+    }
+}
+
+/// The hash a translation records of the source it was made from (`src-hash`): the first 16
+/// hex digits of the SHA-256 of a segment's canonical text, or of a manifest title's text.
+public enum SegmentHash {
+    /// The hash of `text`.
+    public static func of(_ text: String) -> String {
+        String(ContentDigest.hex(of: text).prefix(16))
     }
 }

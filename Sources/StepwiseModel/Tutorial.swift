@@ -43,6 +43,8 @@ public struct Manifest: Sendable, Hashable, Codable {
     public var id: String
     /// The manifest file.
     public var file: String
+    /// Where its `<manifest>` element starts.
+    public var location: SourceLocation
     /// The folder holding the manifest, the language files and the hidden tests.
     public var directory: String
     /// The language the tutorial is written in; the others are translations of it.
@@ -51,6 +53,8 @@ public struct Manifest: Sendable, Hashable, Codable {
     public var languages: [String]
     /// The tutorial's title in each language.
     public var titles: [String: String]
+    /// The titles that began as a copy of the source's (`origin="copy"`), by language.
+    public var copiedTitles: [String: CopiedTitle]
     /// The Swift module name stem: step targets are `<module>Step01`, `<module>Step02`, ….
     public var moduleName: String
     /// The function every step module defines for the lesson to run: `func <entry>(locale: Locale)`.
@@ -66,17 +70,20 @@ public struct Manifest: Sendable, Hashable, Codable {
 
     /// Creates a manifest.
     public init(
-        id: String, file: String, directory: String, sourceLanguage: String, languages: [String],
-        titles: [String: String], moduleName: String, entryPoint: String, steps: [ManifestStep],
-        systemLibraries: [SystemLibrary] = [], benchmark: HiddenFile? = nil,
+        id: String, file: String, location: SourceLocation, directory: String, sourceLanguage: String,
+        languages: [String],
+        titles: [String: String], copiedTitles: [String: CopiedTitle] = [:], moduleName: String,
+        entryPoint: String, steps: [ManifestStep], systemLibraries: [SystemLibrary] = [], benchmark: HiddenFile? = nil,
         benchmarkPackages: [PackageDependency] = []
     ) {
         self.id = id
         self.file = file
+        self.location = location
         self.directory = directory
         self.sourceLanguage = sourceLanguage
         self.languages = languages
         self.titles = titles
+        self.copiedTitles = copiedTitles
         self.moduleName = moduleName
         self.entryPoint = entryPoint
         self.steps = steps
@@ -87,6 +94,38 @@ public struct Manifest: Sendable, Hashable, Codable {
 
     /// The languages other than the source language.
     public var translations: [String] { languages.filter { $0 != sourceLanguage } }
+
+    /// Where the title in `language` is when it is untranslated: a copy of the source's title
+    /// (`origin="copy"`) unchanged since it was copied, as a segment is. Unchanged means its
+    /// hash is still the `src-hash` the copy recorded, so that a copy stays untranslated when
+    /// the source's title changes; with no hash recorded, it is the source's title as it is now.
+    /// Nil when the title is a translation (a copy edited by hand is one), or there is none.
+    public func untranslatedTitle(in language: String) -> SourceLocation? {
+        guard let copy = copiedTitles[language], let title = titles[language] else { return nil }
+        let unchanged = copy.sourceHash.map { SegmentHash.of(title) == $0 } ?? (title == titles[sourceLanguage])
+        return unchanged ? copy.location : nil
+    }
+
+    /// The error for `language`, which the tutorial does not have: at the `<manifest>` element,
+    /// naming the languages it has.
+    public func lacking(_ language: String) -> DiagnosticError {
+        DiagnosticError(
+            .error("\(id) has no '\(language)' (its languages: \(languages.joined(separator: ", ")))", at: location))
+    }
+}
+
+/// A manifest's title that `build-docs add-language` copied from the source's title.
+public struct CopiedTitle: Sendable, Hashable, Codable {
+    /// The hash of the source's title it was copied from (`src-hash`), when recorded.
+    public var sourceHash: String?
+    /// Where its `<title>` element starts.
+    public var location: SourceLocation
+
+    /// Creates a copied title.
+    public init(sourceHash: String?, location: SourceLocation) {
+        self.sourceHash = sourceHash
+        self.location = location
+    }
 }
 
 /// A step as the manifest lists it: its id and the files it adds without showing them.

@@ -25,9 +25,14 @@ public struct Verification: Sendable, Hashable {
         self.remoteCache = remoteCache
     }
 
-    /// Every diagnostic, general ones first.
+    /// Every diagnostic, general ones first, then each target's: its code's, then each
+    /// language's output's.
     public var diagnostics: [Diagnostic] {
-        general + targets.keys.sorted().flatMap { targets[$0]!.diagnostics }
+        general
+            + targets.keys.sorted().flatMap { name in
+                let result = targets[name]!
+                return result.diagnostics + result.outputs.keys.sorted().flatMap { result.outputs[$0]!.diagnostics }
+            }
     }
 
     /// Whether everything compiled, passed and printed what it should.
@@ -75,11 +80,17 @@ public enum VerificationStatus: String, Sendable, Hashable, Codable {
     /// Not checked: verification was skipped, or the step's tests could not run because
     /// another step did not compile.
     case unverified
-    /// Did not compile, a test failed or was flaky, or the output differed.
+    /// Did not compile, a test failed or was flaky, or the output differed (in a language's
+    /// status: that language's output).
     case failed
 }
 
 /// What one step target showed.
+///
+/// A target backs one or more languages (a translation whose string literals are the source's
+/// shares the source's target). Its build and its tests are what those languages share: when
+/// they fail, every language fails. Each language's output is that language's own: a program
+/// that prints something else in one language fails that language only (`status(in:)`).
 public struct TargetResult: Sendable, Hashable {
     /// Whether the target and its tests compiled.
     public var compiled: Bool
@@ -91,9 +102,10 @@ public struct TargetResult: Sendable, Hashable {
     public var flaky: [FlakyTest]
     /// How many times the tests ran.
     public var runs: Int
-    /// Output checks, by language.
+    /// Output checks, by language, each with its own diagnostics.
     public var outputs: [String: OutputResult]
-    /// Compiler errors, test failures and output mismatches, mapped to the tutorial sources.
+    /// Compiler errors and test failures, mapped to the tutorial sources: the problems of the
+    /// code every language it backs shares. (An output mismatch is its language's, in `outputs`.)
     public var diagnostics: [Diagnostic]
     /// The cache the result was taken from, or nil when it comes from this run.
     public var cache: CacheSource?
@@ -116,19 +128,28 @@ public struct TargetResult: Sendable, Hashable {
     /// Whether the result was taken from a verification cache rather than from this run.
     public var cached: Bool { cache != nil }
 
-    /// Whether the target showed no problem but its tests could not run (another step did
-    /// not compile, so the test bundle could not be linked).
-    public var isUnverified: Bool { diagnostics.isEmpty && passed + failed == 0 }
+    /// Whether it compiled and ran tests that all passed in every run: what every language it
+    /// backs shares.
+    public var codeSucceeded: Bool { compiled && failed == 0 && flaky.isEmpty && passed > 0 && diagnostics.isEmpty }
 
-    /// Whether it compiled, ran tests that all passed in every run, and printed what each
-    /// language expects.
-    public var succeeded: Bool {
-        compiled && failed == 0 && flaky.isEmpty && passed > 0 && outputs.values.allSatisfy(\.matched)
-            && diagnostics.isEmpty
+    /// Whether its code succeeded and its program printed what each language expects.
+    public var succeeded: Bool { codeSucceeded && outputs.values.allSatisfy(\.matched) }
+
+    /// The problems that concern `language`: its code's, which every language shares, then
+    /// the language's output's.
+    public func diagnostics(in language: String) -> [Diagnostic] {
+        diagnostics + (outputs[language]?.diagnostics ?? [])
     }
 
-    /// `verified`, `failed` or `unverified`.
-    public var status: VerificationStatus { isUnverified ? .unverified : succeeded ? .verified : .failed }
+    /// The status in `language`: failed when its code failed (in every language it backs) or
+    /// when its program printed something else in `language`, whatever it printed in the others;
+    /// unverified when its program did not run in `language` (there is no output to vouch for).
+    public func status(in language: String) -> VerificationStatus {
+        if diagnostics(in: language).isEmpty && passed + failed == 0 { return .unverified }
+        guard codeSucceeded else { return .failed }
+        guard let output = outputs[language] else { return .unverified }
+        return output.matched ? .verified : .failed
+    }
 }
 
 /// A test that passed in some runs and failed in others.
@@ -155,12 +176,19 @@ public struct FlakyTest: Sendable, Hashable {
 public struct OutputResult: Sendable, Hashable {
     /// Whether it exited normally and printed the expected output (when the step has one).
     public var matched: Bool
-    /// What it printed.
+    /// What it printed (`ExpectedOutput.normalized`).
     public var actual: String
+    /// Whether it exited normally within its time limit: only then is `actual` all it prints.
+    public var finished: Bool
+    /// Why it did not match, at the language's expected output (or its step): the language's
+    /// own problems, which no other language sharing the target has.
+    public var diagnostics: [Diagnostic]
 
     /// Creates an output result.
-    public init(matched: Bool, actual: String) {
+    public init(matched: Bool, actual: String, finished: Bool = true, diagnostics: [Diagnostic] = []) {
         self.matched = matched
         self.actual = actual
+        self.finished = finished
+        self.diagnostics = diagnostics
     }
 }

@@ -193,6 +193,19 @@ public struct ContentLoader: Sendable {
             file: file, contents: Data(contents.utf8), language: language, manifest: manifest)
     }
 
+    /// Reads `contents` as the manifest of the tutorial `manifest.id`, as if it were its file:
+    /// what a tool checks before it writes a manifest it edited.
+    public static func manifest(_ contents: String, as manifest: Manifest) throws(DiagnosticError) -> Manifest {
+        try ManifestReader(schema: manifestSchema).read(
+            file: manifest.file, contents: Data(contents.utf8), directory: manifest.directory, folderName: manifest.id)
+    }
+
+    /// Whether `tag` is a language tag the schemas take (their `language` type): a BCP 47
+    /// primary language subtag of two or three letters, with an optional region (`cs`, `pt-BR`).
+    public static func isLanguageTag(_ tag: String) -> Bool {
+        tag.wholeMatch(of: /[a-z]{2,3}(-[A-Z]{2})?/) != nil
+    }
+
     /// The `language` document of the tutorial with `manifest` from its file, read the way the
     /// build reads the manifest's own languages (a link out of `Content/` is refused), or nil
     /// when there is no such file: a language no manifest names yet.

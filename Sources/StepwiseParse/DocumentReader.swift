@@ -96,7 +96,9 @@ private struct Reading {
             let id = claim(element, kind: "output")
             let (lines, start) = codeLines(of: element)
             return .output(
-                ExpectedOutput(id: id, text: lines.map(\.text).joined(separator: "\n"), location: start))
+                ExpectedOutput(
+                    id: id, text: lines.map(\.text).joined(separator: "\n"), location: start,
+                    elementLocation: element.location))
         default: return nil
         }
     }
@@ -204,7 +206,7 @@ private struct Reading {
         TranslationMetadata(
             translate: element.attribute("translate", namespace: Namespace.its) != "no",
             note: element.attribute("locNote", namespace: Namespace.its), location: element.location,
-            sourceHash: element.attribute("src-hash"))
+            sourceHash: element.attribute("src-hash"), isCopy: element.attribute("origin") == "copy")
     }
 
     /// Records `element`'s id, reporting it when another element of the same kind has it.

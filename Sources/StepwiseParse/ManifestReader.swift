@@ -6,10 +6,14 @@ import StepwiseModel
 struct ManifestReader {
     let schema: RelaxNGSchema
 
-    /// The manifest in `file`, of the tutorial folder `directory` named `folderName`; every
-    /// problem found is thrown at once.
-    func read(file: String, directory: String, folderName: String) throws(DiagnosticError) -> Manifest {
-        let tree = try XMLTree(file: file, contents: try FileAccess.contents(of: file, inTutorial: directory))
+    /// The manifest in `file` (or `contents`, as if read from it), of the tutorial folder
+    /// `directory` named `folderName`; every problem found is thrown at once.
+    func read(file: String, contents: Data? = nil, directory: String, folderName: String) throws(DiagnosticError)
+        -> Manifest
+    {
+        let data: Data
+        if let contents { data = contents } else { data = try FileAccess.contents(of: file, inTutorial: directory) }
+        let tree = try XMLTree(file: file, contents: data)
         try tree.validate(against: schema)
         let root = tree.root!
         var problems: [Diagnostic] = []
@@ -22,23 +26,25 @@ struct ManifestReader {
                     at: root.location(ofAttribute: "id")))
         }
         let source = root.attribute("source")!
-        let (titles, languages) = titles(of: root, source: source, problems: &problems)
+        let (titles, copiedTitles, languages) = titles(of: root, source: source, problems: &problems)
         let steps = steps(of: root, in: directory, problems: &problems)
         let libraries = systemLibraries(of: root, problems: &problems)
         let (benchmark, benchmarkPackages) = benchmark(of: root, in: directory, problems: &problems)
         if !problems.isEmpty { throw DiagnosticError(problems) }
         return Manifest(
-            id: id, file: file, directory: directory, sourceLanguage: source, languages: languages, titles: titles,
+            id: id, file: file, location: root.location, directory: directory, sourceLanguage: source,
+            languages: languages, titles: titles, copiedTitles: copiedTitles,
             moduleName: root.attribute("module")!, entryPoint: root.attribute("entry")!, steps: steps,
             systemLibraries: libraries, benchmark: benchmark, benchmarkPackages: benchmarkPackages)
     }
 
-    /// The titles by language, and the languages: the `source` language first, then the others
-    /// in the order of their titles.
+    /// The titles by language, those marked as copies of the source's, and the languages: the
+    /// `source` language first, then the others in the order of their titles.
     private func titles(of root: XMLElement, source: String, problems: inout [Diagnostic]) -> (
-        titles: [String: String], languages: [String]
+        titles: [String: String], copied: [String: CopiedTitle], languages: [String]
     ) {
         var titles: [String: String] = [:]
+        var copied: [String: CopiedTitle] = [:]
         var languages: [String] = []
         for title in root.elements where title.name == "title" {
             let language = title.attribute("lang", namespace: Namespace.xml)!
@@ -46,6 +52,9 @@ struct ManifestReader {
                 problems.append(.error("a second title for language '\(language)'", at: title.location))
             }
             titles[language] = title.text.collapsingWhitespace()
+            if title.attribute("origin") == "copy" {
+                copied[language] = CopiedTitle(sourceHash: title.attribute("src-hash"), location: title.location)
+            }
             languages.append(language)
         }
         if titles[source] == nil {
@@ -54,7 +63,7 @@ struct ManifestReader {
                     "the source language '\(source)' has no <title xml:lang=\"\(source)\">",
                     at: root.location(ofAttribute: "source")))
         }
-        return (titles, [source] + languages.filter { $0 != source })
+        return (titles, copied, [source] + languages.filter { $0 != source })
     }
 
     /// The `<step>`s, each with its hidden tests, removed files and packages; step ids and
@@ -199,8 +208,9 @@ enum PathRules {
 }
 
 /// Reading files, with an error that names the file.
-enum FileAccess {
-    static func contents(of path: String) throws(DiagnosticError) -> Data {
+public enum FileAccess {
+    /// The contents of `path`; an error at the file when it cannot be read.
+    public static func contents(of path: String) throws(DiagnosticError) -> Data {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {

@@ -22,7 +22,7 @@ public struct InterfaceStrings: Sendable {
     static let counted: Set<String> = ["steps", "searchCount", "changedLines"]
 
     /// A string as a file writes it: one text, or one per plural category.
-    private enum Entry: Decodable {
+    enum Entry: Decodable {
         case text(String)
         case forms([String: String])
 

@@ -10,6 +10,8 @@ enum Pages {
     struct Layout: TemplateContext {
         var language: String
         var title: String
+        /// The title's language when it is not the page's: a tutorial's title still in the source's words.
+        var titleLanguage: String?
         /// The page's own HTML.
         var body: String
         /// The way from this page up to the site's root: `../../`.
@@ -47,6 +49,9 @@ enum Pages {
         struct Entry {
             var href: String
             var title: String
+            /// The title's language and its mark (HTML), when it is still the source's title.
+            var titleLanguage: String?
+            var titleMark: String?
             /// How many steps, counted in the language: "8 Schritte".
             var steps: String
         }
@@ -58,6 +63,10 @@ enum Pages {
     /// `tutorial.mustache`: a tutorial's introduction and its steps.
     struct Tutorial: TemplateContext {
         var title: String
+        /// The title's language when it is still the source's title, and its mark, a block set
+        /// before the heading (HTML).
+        var titleLanguage: String?
+        var titleMark: String?
         var intro: String
         var lesson: String
         var steps: [StepLink]
@@ -74,8 +83,12 @@ enum Pages {
     /// `step.mustache`: one step.
     struct Step: TemplateContext {
         var tutorialTitle: String
+        /// The tutorial title's language when it is still the source's title.
+        var tutorialTitleLanguage: String?
         var tutorialHref: String
         var title: String
+        /// The mark of a stale or untranslated title, a block set before the heading (HTML).
+        var titleMark: String?
         var number: Int
         var position: String
         var blocks: [Block]
@@ -92,6 +105,8 @@ enum Pages {
     /// `glossary.mustache`: the terms of a tutorial in one language.
     struct Glossary: TemplateContext {
         var tutorialTitle: String
+        /// The tutorial title's language when it is still the source's title.
+        var tutorialTitleLanguage: String?
         var tutorialHref: String
         var entries: [GlossaryEntry]
         var strings: StringsLookup
@@ -128,6 +143,10 @@ enum Pages {
         var isTest: Bool
         /// The stale mark's words, when the translation is stale.
         var stale: String?
+        /// The untranslated mark's words, when the listing's comments and strings are still the source's.
+        var untranslated: String?
+        /// The source's language, which an untranslated listing's comments and strings are in.
+        var sourceLanguage: String?
         var code: String
         var status: String
         var badge: String

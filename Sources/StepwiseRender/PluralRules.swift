@@ -44,8 +44,12 @@ struct PluralRules: Sendable {
 
     /// The rules of `language`; a language not in CLDR's table here has the one form `other`.
     static func of(_ language: String) -> PluralRules {
+        known(language) ?? PluralRules(categories: ["other"], rules: [])
+    }
+
+    /// The rules of `language` when the table here has them (by its primary subtag).
+    static func known(_ language: String) -> PluralRules? {
         byLanguage[language.split(separator: "-").first.map(String.init) ?? language]
-            ?? PluralRules(categories: ["other"], rules: [])
     }
 
     /// `one` for 1 alone: German, English and the like.

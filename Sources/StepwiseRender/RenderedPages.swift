@@ -58,8 +58,8 @@ struct RenderedPages: Codable, Sendable {
             let result = target.flatMap { verification?.targets[$0.name] }
             digest.add("step", step.id)
             digest.add("target", target?.name ?? "")
-            digest.add("status", result?.status.rawValue ?? "")
-            digest.add("diagnostics", (try? encoder.encode(result?.diagnostics ?? [])) ?? Data())
+            digest.add("status", result?.status(in: language).rawValue ?? "")
+            digest.add("diagnostics", (try? encoder.encode(result?.diagnostics(in: language) ?? [])) ?? Data())
         }
         return digest.hex
     }

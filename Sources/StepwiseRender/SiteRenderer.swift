@@ -105,10 +105,12 @@ public struct SiteRenderer: Stage {
             var search = SearchIndex(language: language)
             let index = Pages.Index(
                 tutorials: tutorials.map { checked in
-                    Pages.Index.Entry(
-                        href: "\(checked.tutorial.id)/index.html",
-                        title: words.typography.apply(
-                            checked.tutorial.manifest.titles[language] ?? checked.tutorial.id),
+                    let title = TutorialTitle(checked.tutorial.manifest, language: language, strings: strings)
+                    return Pages.Index.Entry(
+                        href: "\(checked.tutorial.id)/index.html", title: title.text, titleLanguage: title.language,
+                        titleMark: title.language.map { _ in
+                            TranslationMarks.untranslatedLabel("span", strings: words)
+                        },
                         steps: words.format("steps", count: checked.tutorial.manifest.steps.count))
                 },
                 siteIntro: input.verification?.succeeded == true ? words["siteIntro"] : words["siteIntro.unverified"],
@@ -175,14 +177,18 @@ public struct SiteRenderer: Stage {
     ) throws -> [SiteFile] {
         let document = tutorial.documents[language]!
         let strings = pages.strings[language]!
-        let isStale = { (location: SourceLocation) in status?.staleSegment(at: location) != nil }
+        let source = tutorial.manifest.sourceLanguage
+        let marks = status.map { TranslationMarks(status: $0, sourceLanguage: source, strings: strings) }
         let typography = strings.typography
         let inlines = { (inlines: [Inline]) in HTML.inlines(inlines, typography: typography) }
+        // A title still in the source's words is in the source's language; its mark stands before the heading.
         let stepTitle = { (step: Step) in
-            (isStale(step.titleTranslation.location) ? HTML.staleMark(strings) : "") + inlines(step.title)
+            marks?.state(at: step.titleTranslation.location) == .untranslated
+                ? "<span lang=\"\(HTML.escape(source))\">\(inlines(step.title))</span>" : inlines(step.title)
         }
+        let tutorialTitle = TutorialTitle(tutorial.manifest, language: language, strings: pages.strings)
         let plainTitle = tutorial.manifest.titles[language] ?? tutorial.id
-        let title = typography.apply(plainTitle)
+        let title = tutorialTitle.text
         let fileName = { (index: Int) in
             String(format: "%02d-", index + 1) + tutorial.manifest.steps[index].id + ".html"
         }
@@ -194,12 +200,15 @@ public struct SiteRenderer: Stage {
             href: "\(tutorial.id)/index.html", title: title, tutorial: title, blocks: document.intro,
             typography: typography)
         let contents = Pages.Tutorial(
-            title: title, intro: document.intro.map { HTML.block($0, strings: strings, isStale: isStale) }.joined(),
+            title: title, titleLanguage: tutorialTitle.language,
+            titleMark: tutorialTitle.language.map { _ in TranslationMarks.untranslatedLabel("p", strings: strings) },
+            intro: document.intro.map { HTML.block($0, strings: strings, marks: marks) }.joined(),
             lesson: "swift run lesson \(tutorial.id) --lang \(language)", steps: document.steps.indices.map(link),
             strings: StringsLookup(strings))
         var files = [
             try page(
                 library, "tutorial", contents, at: "\(language)/\(tutorial.id)/index.html", pages, title: title,
+                titleLanguage: tutorialTitle.language,
                 alternates: { available.contains($0) ? "\($0)/\(tutorial.id)/index.html" : nil })
         ]
         let readerFiles = try ReaderFiles(document)
@@ -218,7 +227,8 @@ public struct SiteRenderer: Stage {
                 try page(
                     library, "glossary",
                     Pages.Glossary(
-                        tutorialTitle: title, tutorialHref: "index.html", entries: glossary,
+                        tutorialTitle: title, tutorialTitleLanguage: tutorialTitle.language, tutorialHref: "index.html",
+                        entries: glossary,
                         strings: StringsLookup(strings)),
                     at: "\(language)/\(tutorial.id)/\(Self.glossaryFile)", pages,
                     title: typography.apply(strings["glossary"] + " – " + plainTitle),
@@ -238,13 +248,15 @@ public struct SiteRenderer: Stage {
                 verification: pages.verification)
             let stepDiagnostics = failed ? verdict.otherDiagnostics : []
             let contents = Pages.Step(
-                tutorialTitle: title, tutorialHref: "index.html", title: stepTitle(step), number: index + 1,
+                tutorialTitle: title, tutorialTitleLanguage: tutorialTitle.language, tutorialHref: "index.html",
+                title: stepTitle(step),
+                titleMark: marks?.markBefore(at: step.titleTranslation.location), number: index + 1,
                 position: strings.format(
                     "stepOf", ["number": "\(index + 1)", "count": "\(document.steps.count)"]),
                 blocks: step.blocks.map {
                     block(
                         for: $0, inStep: index, files: readerFiles, verdict: verdict, showsDiagnostics: failed,
-                        strings: strings, isStale: isStale, links: links, highlighted: &highlighted)
+                        strings: strings, marks: marks, links: links, highlighted: &highlighted)
                 },
                 hasDiagnostics: !stepDiagnostics.isEmpty,
                 diagnostics: stepDiagnostics.map { DiagnosticLimit.cut($0.description, fullText: "report.json") },
@@ -263,8 +275,7 @@ public struct SiteRenderer: Stage {
 
     private func block(
         for block: Block, inStep index: Int, files: ReaderFiles, verdict: StepVerdict, showsDiagnostics: Bool,
-        strings: InterfaceStrings, isStale: @escaping (SourceLocation) -> Bool, links: GlossaryLinks?,
-        highlighted: inout [String]
+        strings: InterfaceStrings, marks: TranslationMarks?, links: GlossaryLinks?, highlighted: inout [String]
     ) -> Pages.Block {
         switch block {
         case .listing(let listing):
@@ -272,6 +283,7 @@ public struct SiteRenderer: Stage {
             let status = listingVerdict?.status ?? .unverified
             let diagnostics = showsDiagnostics ? listingVerdict?.diagnostics ?? [] : []
             let changed = files.changedLines(of: listing, inStep: index) ?? []
+            let state = marks?.state(at: listing.location)
             let wholeFile = files.wholeFile(of: listing, inStep: index).map { whole in
                 zip(whole, highlightedLines(whole.map(\.code), highlighted: &highlighted)).map { line, html in
                     line.isFromListing ? Self.mark(html, as: "region") : html
@@ -280,7 +292,9 @@ public struct SiteRenderer: Stage {
             return Pages.Block(
                 listing: Pages.Listing(
                     id: listing.id, caption: listing.caption,
-                    isTest: listing.kind == .test, stale: isStale(listing.location) ? strings["stale"] : nil,
+                    isTest: listing.kind == .test, stale: state == .stale ? strings["stale"] : nil,
+                    untranslated: state == .untranslated ? strings["untranslated"] : nil,
+                    sourceLanguage: state == .untranslated ? marks?.sourceLanguage : nil,
                     code: highlightedLines(listing.visibleLines.map(\.code), highlighted: &highlighted).enumerated().map
                     { line, html in
                         changed.contains(line) ? Self.mark(html, as: "changed") : html
@@ -296,7 +310,7 @@ public struct SiteRenderer: Stage {
         case .output(let output):
             return Pages.Block(output: Pages.Output(id: output.id, text: output.text))
         default:
-            return Pages.Block(prose: HTML.block(block, strings: strings, isStale: isStale, links: links))
+            return Pages.Block(prose: HTML.block(block, strings: strings, marks: marks, links: links))
         }
     }
 
@@ -377,14 +391,14 @@ public struct SiteRenderer: Stage {
     /// Renders a page body from its typed context, then the layout around it.
     private func page<Contents: TemplateContext>(
         _ library: TemplateFolder, _ template: String, _ contents: Contents, at path: String, _ pages: PageContext,
-        title: String, alternates: (String) -> String?
+        title: String, titleLanguage: String? = nil, alternates: (String) -> String?
     ) throws -> SiteFile {
         let depth = path.split(separator: "/").count - 1
         let root = String(repeating: "../", count: depth)
         let strings = pages.strings[pages.language]!
         let body = try library.render(template, contents)
         var layout = Pages.Layout(
-            language: pages.language, title: title, body: body, root: root,
+            language: pages.language, title: title, titleLanguage: titleLanguage, body: body, root: root,
             searchHref: root + pages.language + "/search.html",
             languages: pages.languages.compactMap { language in
                 alternates(language).map { href in
@@ -411,6 +425,24 @@ public struct SiteRenderer: Stage {
         return text
     }
 
+}
+
+/// A tutorial's title on a page in one language: an untranslated title (`Manifest.untranslatedTitle`)
+/// is in the source's language, with the source's typography. The page's `<title>` takes that
+/// `lang` only where the title is the whole of it (a step's or glossary's `<title>` also holds
+/// words in the page's language, and `<title>` holds no markup to set them apart).
+private struct TutorialTitle {
+    /// The title, typography applied.
+    var text: String
+    /// The source's language when the title is untranslated; nil when it is in the page's.
+    var language: String?
+
+    init(_ manifest: Manifest, language: String, strings: [String: InterfaceStrings]) {
+        let untranslated = manifest.untranslatedTitle(in: language) != nil
+        self.language = untranslated ? manifest.sourceLanguage : nil
+        let typography = strings[self.language ?? language]!.typography
+        text = typography.apply(manifest.titles[language] ?? manifest.id)
+    }
 }
 
 /// The languages and their strings, for one page.

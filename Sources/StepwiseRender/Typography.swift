@@ -51,6 +51,9 @@ public struct Typography: Sendable {
 
     private let rules: [Rule]
 
+    /// Whether the language has rules: false for one the rules file has no list for.
+    public var hasRules: Bool { !rules.isEmpty }
+
     /// The rules of `language` in the rules file at `file` (none for a language without a list).
     /// Every language's rules are read: a file that is no JSON, or a rule that does not say
     /// where its space stands or what replaces it, is an error at its line.

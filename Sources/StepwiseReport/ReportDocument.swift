@@ -69,7 +69,7 @@ public struct LanguageReport: Codable, Sendable, Equatable {
     public var steps: [StepReport]
 }
 
-/// A translation's segments: how many are current, stale and missing (as `build-docs status` shows).
+/// A translation's segments: how many are current, stale, untranslated and missing (as `build-docs status` shows).
 public struct TranslationReport: Codable, Sendable, Equatable {
     /// The source's translatable segments.
     public var segments: Int
@@ -77,13 +77,15 @@ public struct TranslationReport: Codable, Sendable, Equatable {
     public var translated: Int
     /// Translated from another version of the source.
     public var stale: Int
-    /// Not translated.
+    /// Still a copy of the source's words.
+    public var untranslated: Int
+    /// Not in the translation.
     public var missing: Int
     /// In the translation only.
     public var extra: Int
     /// translated ÷ segments, in percent, one decimal.
     public var percent: Double
-    /// The stale and missing segments: id, state and the line in the translation (or the source).
+    /// The stale, untranslated and missing segments: id, state and the line in the translation (or the source).
     public var pending: [PendingSegment]
 
     /// Creates the figures of `status`.
@@ -91,6 +93,7 @@ public struct TranslationReport: Codable, Sendable, Equatable {
         segments = status.total
         translated = status.translated
         stale = status.stale
+        untranslated = status.untranslated
         missing = status.missing
         extra = status.extra
         percent = (status.percent * 10).rounded() / 10
@@ -107,7 +110,7 @@ public struct TranslationReport: Codable, Sendable, Equatable {
 public struct PendingSegment: Codable, Sendable, Equatable {
     /// The segment's id (`trip.4`).
     public var id: String
-    /// `stale`, `missing` or `extra`.
+    /// `stale`, `untranslated`, `missing` or `extra`.
     public var state: SegmentStatus.State
     /// The file to edit: the translation, or the source for a missing segment.
     public var file: String
@@ -129,7 +132,9 @@ public struct StepReport: Codable, Sendable, Equatable {
     public var target: String
     /// Its test target.
     public var testTarget: String
-    /// `verified`, `failed` or `unverified` (when verification was skipped).
+    /// `verified`, `failed` or `unverified` (when verification was skipped), in this language:
+    /// the target's build and tests, which every language it backs shares, and this language's
+    /// own output (another language's output failing leaves it verified).
     public var status: VerificationStatus
     /// Whether the result was taken from a verification cache (its inputs were identical)
     /// rather than from this run.
@@ -150,7 +155,7 @@ public struct StepReport: Codable, Sendable, Equatable {
     public var output: OutputStatus
     /// Every listing of the step.
     public var listings: [ListingReport]
-    /// Problems of the step that no listing holds (failed tests, output mismatches).
+    /// Problems of the step that no listing holds (failed tests, this language's output mismatch).
     public var diagnostics: [DiagnosticReport]
 }
 

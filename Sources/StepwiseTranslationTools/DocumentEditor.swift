@@ -7,8 +7,9 @@ import StepwiseSyntax
 /// written (formatting, entities, comments), so a file that gets no change is written back identical.
 ///
 /// Elements are found at the locations the parser reported (line and column of `<name`);
-/// the edits are the text of a prose element, a listing's comments and strings, and a
-/// `src-hash` attribute.
+/// the edits are the text of a prose element, a listing's comments and strings, an output's
+/// text, a `src-hash` attribute (and a copy's `origin`) set or removed, an attribute's value,
+/// and an element inserted after another.
 public struct DocumentEditor {
     /// The file being edited.
     public let file: String
@@ -34,20 +35,60 @@ public struct DocumentEditor {
         return String(decoding: result, as: UTF8.self)
     }
 
-    /// Sets the element's `src-hash` attribute, adding it after the element's name when it has none.
-    public mutating func setSourceHash(_ hash: String, ofElementAt location: SourceLocation) throws(DiagnosticError) {
+    /// Sets the element's `src-hash` attribute, adding it after the element's name when it has
+    /// none. With `copy`, the element is marked as a copy of that version of the source
+    /// (`origin="copy"`, as `add-language` writes it); without, a copy's mark is removed: someone
+    /// vouched for the text.
+    public mutating func setSourceHash(_ hash: String, ofElementAt location: SourceLocation, copy: Bool = false)
+        throws(DiagnosticError)
+    {
         let tag = try startTag(at: location)
-        let attribute = Array(" src-hash=\"".utf8)
-        if let found = tag.range.firstRange(in: bytes, of: attribute) {
-            let valueStart = found.upperBound
-            guard let valueEnd = bytes[valueStart..<tag.range.upperBound].firstIndex(of: UInt8(ascii: "\"")) else {
-                throw DiagnosticError(.error("cannot read the src-hash attribute", at: location))
-            }
-            edits.append((valueStart..<valueEnd, Array(hash.utf8)))
+        var added = ""
+        if let value = try valueRange(of: "src-hash", in: tag.range, at: location) {
+            edits.append((value, Array(hash.utf8)))
         } else {
-            let nameEnd = tag.range.lowerBound + 1 + tag.name.utf8.count
-            edits.append((nameEnd..<nameEnd, Array(" src-hash=\"\(hash)\"".utf8)))
+            added += " src-hash=\"\(hash)\""
         }
+        let origin = try attributeRange(of: "origin", in: tag.range, at: location)
+        if copy, origin == nil { added += " origin=\"copy\"" }
+        if !copy, let origin { edits.append((origin, [])) }
+        if !added.isEmpty {
+            let nameEnd = tag.range.lowerBound + 1 + tag.name.utf8.count
+            edits.append((nameEnd..<nameEnd, Array(added.utf8)))
+        }
+    }
+
+    /// Removes the element's `src-hash` and a copy's `origin`: the text is no longer a copy of a
+    /// known source version, nor vouched for as a translation of one.
+    public mutating func removeSourceHash(ofElementAt location: SourceLocation) throws(DiagnosticError) {
+        let tag = try startTag(at: location)
+        for name in ["src-hash", "origin"] {
+            if let range = try attributeRange(of: name, in: tag.range, at: location) { edits.append((range, [])) }
+        }
+    }
+
+    /// Sets the value of the element's attribute `name` (as written, `xml:lang`), which it must have.
+    public mutating func setAttribute(_ name: String, to value: String, ofElementAt location: SourceLocation)
+        throws(DiagnosticError)
+    {
+        let tag = try startTag(at: location)
+        guard let range = try valueRange(of: name, in: tag.range, at: location) else {
+            throw DiagnosticError(.error("the element has no \(name) attribute", at: location))
+        }
+        edits.append((range, Array(value.escapingMarkup(quotes: true, apostrophes: true).utf8)))
+    }
+
+    /// The markup between the element's start and end tags, as written.
+    public func content(ofElementAt location: SourceLocation) throws(DiagnosticError) -> String {
+        let range = try content(at: location)
+        return String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    /// Inserts `xml` right after the element's end tag.
+    public mutating func insert(_ xml: String, afterElementAt location: SourceLocation) throws(DiagnosticError) {
+        let tag = try startTag(at: location)
+        let end = try content(at: location).upperBound + "</\(tag.name)>".utf8.count
+        edits.append((end..<end, Array(xml.utf8)))
     }
 
     /// Replaces everything between the element's start and end tags with `xml`.
@@ -55,6 +96,81 @@ public struct DocumentEditor {
     {
         let content = try self.content(at: location)
         edits.append((content, Array(xml.utf8)))
+    }
+
+    /// Replaces the text of the `<output>` element that starts at `location` (an
+    /// `ExpectedOutput`'s `elementLocation`) with `text`, written as the element holds its text
+    /// now: inside its CDATA section (a `]]>` in `text` split across two sections), or as
+    /// character data with `&`, `<` and `>` escaped; an empty element gets a CDATA section, as
+    /// the files write outputs. The line breaks and indentation around the old text are kept,
+    /// and so is every byte outside it. An element holding a comment, or its text in several
+    /// sections, is an error at `location`: one text written over it would lose what it holds.
+    public mutating func replaceOutputText(ofElementAt location: SourceLocation, with text: String)
+        throws(DiagnosticError)
+    {
+        let start = try offset(of: location)
+        let tag = try startTag(atOffset: start, location)
+        guard tag.name == "output" else {
+            throw DiagnosticError(.error("no <output> element starts here", at: location))
+        }
+        let section = "<![CDATA[\n" + Self.cdata(text) + "\n]]>"
+        if bytes[tag.range.upperBound - 2] == UInt8(ascii: "/") {
+            // `<output id="o"/>`: the element gets its text and an end tag.
+            edits.append((tag.range.upperBound - 2..<tag.range.upperBound, Array(">\(section)</output>".utf8)))
+            return
+        }
+        let range = try content(ofTagAt: start, location)
+        let content = String(decoding: bytes[range], as: UTF8.self)
+        let replacement: String
+        if content.allSatisfy(\.isWhitespace) {
+            replacement = section
+        } else if let open = content.range(of: "<![CDATA["),
+            let close = content.range(of: "]]>", options: .backwards), open.upperBound <= close.lowerBound,
+            content[..<open.lowerBound].allSatisfy(\.isWhitespace),
+            content[close.upperBound...].allSatisfy(\.isWhitespace),
+            // One section, or one text split where it held `]]>`, as this method writes it.
+            !content[open.upperBound..<close.lowerBound].replacingOccurrences(of: "]]><![CDATA[", with: "")
+                .contains("<![CDATA[")
+        {
+            let inner = String(content[open.upperBound..<close.lowerBound])
+            replacement =
+                String(content[..<open.upperBound]) + Self.laidOut(Self.cdata(text), like: inner)
+                + String(content[close.lowerBound...])
+        } else if !content.contains("<") {
+            replacement = Self.laidOut(text.escapingMarkup(), like: content)
+        } else {
+            throw DiagnosticError(
+                .error(
+                    "the <output> holds comments or several text sections; which of them is to hold what the program printed is for a person to say",
+                    at: location))
+        }
+        edits.append((range, Array(replacement.utf8)))
+    }
+
+    /// `text` for a CDATA section: a `]]>` in it ends one section and starts another.
+    private static func cdata(_ text: String) -> String {
+        text.replacingOccurrences(of: "]]>", with: "]]]]><![CDATA[>")
+    }
+
+    /// `text` laid out as `old` is: starting on a line of its own when `old` does, indented as
+    /// `old`'s lines are, and followed by what follows `old`'s last line (a line break, the
+    /// closing tag's indentation).
+    private static func laidOut(_ text: String, like old: String) -> String {
+        var lines = old.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let last = lines.lastIndex(where: { !$0.trimmingWhitespace().isEmpty }) else {
+            return "\n" + text + "\n"
+        }
+        let tail = lines[(last + 1)...].map { "\n" + $0 }.joined()
+        lines.removeSubrange((last + 1)...)
+        let ownLine = lines.count > 1 && lines[0].trimmingWhitespace().isEmpty
+        let head = ownLine ? String(lines.removeFirst()) + "\n" : ""
+        let indent =
+            lines.dropFirst(ownLine ? 0 : 1).filter { !$0.trimmingWhitespace().isEmpty }
+            .map { $0.prefix(while: { $0 == " " }).count }.min() ?? 0
+        let body = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
+            line.isEmpty || (index == 0 && !ownLine) ? String(line) : String(repeating: " ", count: indent) + line
+        }
+        return head + body.joined(separator: "\n") + tail
     }
 
     /// Replaces the comments and string-literal segments of `listing` (as read from this
@@ -79,6 +195,29 @@ public struct DocumentEditor {
 
     // MARK: Finding elements
 
+    /// Where the attribute `name` is in the start tag `tag`, from the space before it to its closing quote.
+    private func attributeRange(of name: String, in tag: Range<Int>, at location: SourceLocation)
+        throws(DiagnosticError) -> Range<Int>?
+    {
+        guard let found = tag.firstRange(in: bytes, of: Array(" \(name)=".utf8)), found.upperBound < tag.upperBound
+        else { return nil }
+        let quote = bytes[found.upperBound]
+        guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'"),
+            let end = bytes[(found.upperBound + 1)..<tag.upperBound].firstIndex(of: quote)
+        else {
+            throw DiagnosticError(.error("cannot read the \(name) attribute", at: location))
+        }
+        return found.lowerBound..<(end + 1)
+    }
+
+    /// Where the value of the attribute `name` is in the start tag `tag`, between its quotes.
+    private func valueRange(of name: String, in tag: Range<Int>, at location: SourceLocation)
+        throws(DiagnosticError) -> Range<Int>?
+    {
+        guard let attribute = try attributeRange(of: name, in: tag, at: location) else { return nil }
+        return (attribute.lowerBound + name.utf8.count + 3)..<(attribute.upperBound - 1)
+    }
+
     private func offset(of location: SourceLocation) throws(DiagnosticError) -> Int {
         guard location.line >= 1, location.line <= lineStarts.count else {
             throw DiagnosticError(.error("no such line in \(file)", at: location))
@@ -91,7 +230,13 @@ public struct DocumentEditor {
     }
 
     private func startTag(at location: SourceLocation) throws(DiagnosticError) -> (name: String, range: Range<Int>) {
-        let start = try offset(of: location)
+        try startTag(atOffset: offset(of: location), location)
+    }
+
+    /// The start tag at byte `start`, which is at `location`.
+    private func startTag(atOffset start: Int, _ location: SourceLocation) throws(DiagnosticError) -> (
+        name: String, range: Range<Int>
+    ) {
         guard start < bytes.count, bytes[start] == UInt8(ascii: "<") else {
             throw DiagnosticError(.error("no element starts here", at: location))
         }
@@ -118,7 +263,12 @@ public struct DocumentEditor {
     }
 
     private func content(at location: SourceLocation) throws(DiagnosticError) -> Range<Int> {
-        let tag = try startTag(at: location)
+        try content(ofTagAt: offset(of: location), location)
+    }
+
+    /// What lies between the start tag at byte `start` (at `location`) and its end tag.
+    private func content(ofTagAt start: Int, _ location: SourceLocation) throws(DiagnosticError) -> Range<Int> {
+        let tag = try startTag(atOffset: start, location)
         // Prose elements and listings never contain an element of their own name.
         let closing = Array("</\(tag.name)>".utf8)
         guard let end = (tag.range.upperBound..<bytes.count).firstRange(in: bytes, of: closing) else {

@@ -7,7 +7,7 @@ import StepwiseSyntax
 /// import reads them back through the same checks.
 enum ExportedSegment {
     /// A prose segment's text and codes, the source's numbered in reading order and the
-    /// translation's numbered to match (nil when the translation is missing).
+    /// translation's numbered to match (nil when the translation is missing or still a copy).
     static func prose(_ aligned: TranslationAudit.AlignedSegment, source: Segment) -> (
         source: [Placeholders.Content], translation: [Placeholders.Content]?
     ) {
@@ -15,19 +15,19 @@ enum ExportedSegment {
         let sourcePieces = numbering.pieces(source.inlines ?? [])
         var translationNumbering = Placeholders(matching: sourcePieces)
         let translationPieces =
-            aligned.status.state == .missing
+            !aligned.status.state.isTranslated
             ? nil : aligned.translation?.inlines.map { translationNumbering.pieces($0) }
         return (sourcePieces, translationPieces)
     }
 
-    /// A listing's comments and strings, and the translation's (nil when it is missing or its
+    /// A listing's comments and strings, and the translation's (nil when it is missing, a copy, or its
     /// comments and strings do not line up with the source's).
     static func listing(_ aligned: TranslationAudit.AlignedSegment, source listing: Listing, memo: ParseMemo?) -> (
         source: [ListingText.Span], translation: [ListingText.Span]?
     ) {
         let pieces = ListingText(listing, memo: memo).pieces
         let translated = aligned.translation?.listing.map { ListingText($0, memo: memo).pieces }
-        let lined = aligned.status.state == .missing || translated?.map(\.kind) != pieces.map(\.kind)
+        let lined = !aligned.status.state.isTranslated || translated?.map(\.kind) != pieces.map(\.kind)
         return (pieces, lined ? nil : translated)
     }
 

@@ -76,7 +76,7 @@ public enum POExport {
         let comments = (source.note.map { [$0] } ?? []) + terms
         guard let listing = source.listing else {
             var entry = GettextCatalog.Entry(context: status.id, id: POMarkup.text(source.inlines ?? []))
-            if status.state != .missing, let inlines = aligned.translation?.inlines {
+            if status.state.isTranslated, let inlines = aligned.translation?.inlines {
                 entry.string = POMarkup.text(inlines)
             }
             entry.comments = comments

@@ -77,7 +77,7 @@ public struct TranslationWorkflow: Sendable {
             throw DiagnosticError(
                 .error(
                     "'\(id)' has no translation into '\(language)' (its languages: \(entry.tutorial.manifest.languages.joined(separator: ", ")))",
-                    at: SourceLocation(file: entry.tutorial.manifest.file, line: 1)))
+                    at: entry.tutorial.manifest.location))
         }
         let text = try String(contentsOfFile: status.file, encoding: .utf8)
         let result = try StaleSegmentConfirmation.confirm(
@@ -173,12 +173,7 @@ public struct TranslationWorkflow: Sendable {
     /// its name ends in `.po`, XLIFF 2.0 otherwise. The result must still follow the schema and
     /// keep the source's code token for token; otherwise nothing is written.
     public func importTranslation(_ path: String) async throws -> ImportResult {
-        let contents: Data
-        do {
-            contents = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw DiagnosticError(.error("cannot read the file", at: SourceLocation(file: path, line: 1)))
-        }
+        let contents = try FileAccess.contents(of: path)
         var imported: XLIFFImport.Document
         var catalog: GettextCatalog?
         if path.hasSuffix(".pot") {

@@ -5,32 +5,23 @@ public enum WordDiff {
     public static func describe(from old: String, to new: String) -> String {
         let before = old.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let after = new.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-        let difference = after.difference(from: before)
-        let (removed, inserted) = difference.offsets
         var words: [String] = []
-        var oldIndex = 0
-        var newIndex = 0
-        while oldIndex < before.count || newIndex < after.count {
-            var gone: [String] = []
-            var added: [String] = []
-            while oldIndex < before.count, removed.contains(oldIndex) {
-                gone.append(before[oldIndex])
-                oldIndex += 1
-            }
-            while newIndex < after.count, inserted.contains(newIndex) {
-                added.append(after[newIndex])
-                newIndex += 1
-            }
-            if !gone.isEmpty { words.append("[-\(gone.joined(separator: " "))-]") }
-            if !added.isEmpty { words.append("{+\(added.joined(separator: " "))+}") }
-            if oldIndex < before.count, newIndex < after.count, gone.isEmpty, added.isEmpty {
-                words.append(after[newIndex])
-                oldIndex += 1
-                newIndex += 1
-            } else if gone.isEmpty, added.isEmpty {
-                break
+        var (gone, added): ([String], [String]) = ([], [])
+        for edit in after.edits(from: before) {
+            switch edit {
+            case .removed(let word): gone.append(word)
+            case .inserted(let word): added.append(word)
+            case .kept(let word):
+                words += marked(gone, added) + [word]
+                (gone, added) = ([], [])
             }
         }
-        return words.joined(separator: " ")
+        return (words + marked(gone, added)).joined(separator: " ")
+    }
+
+    /// `[-gone-]{+added+}`, each part only when it has words.
+    private static func marked(_ gone: [String], _ added: [String]) -> [String] {
+        (gone.isEmpty ? [] : ["[-\(gone.joined(separator: " "))-]"])
+            + (added.isEmpty ? [] : ["{+\(added.joined(separator: " "))+}"])
     }
 }

@@ -27,13 +27,15 @@ extension XLIFFImport {
                             "unit '\(unit.id)': \(translation.file) has no element for this segment yet; copy the source's element there, then import again",
                             at: unit.location))
                 }
-                if try replace(current, with: targets, of: unit, source: source, in: &editor, memo: memo) {
-                    changed += 1
-                }
+                let replaced = try replace(current, with: targets, of: unit, source: source, in: &editor, memo: memo)
+                if replaced { changed += 1 }
                 let done = unit.segments.allSatisfy { ["translated", "reviewed", "final"].contains($0.state ?? "") }
-                if done && current.text.recordedHash != source.text.hash {
+                if done && (current.text.recordedHash != source.text.hash || current.text.isCopy) {
                     try editor.setSourceHash(source.text.hash, ofElementAt: current.text.location)
                     confirmed.insert(unit.id)
+                } else if !done && replaced && current.text.isCopy {
+                    // An unfinished text over a copy is a translation of no known version: stale, not current.
+                    try editor.removeSourceHash(ofElementAt: current.text.location)
                 }
             } catch {
                 problems += error.diagnostics

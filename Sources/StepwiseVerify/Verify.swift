@@ -53,11 +53,13 @@ public struct Verify: Sendable {
     public static let defaultSwift = "swift"
     /// How long one test run may take unless told otherwise.
     public static let defaultTestTimeout: Duration = .seconds(300)
+    /// How long one step's program may run unless told otherwise.
+    public static let defaultProgramTimeout: Duration = .seconds(30)
 
     /// Creates the stage.
     public init(
         directory: String, swift: String = defaultSwift, testTimeout: Duration = defaultTestTimeout,
-        programTimeout: Duration = .seconds(30), repetitions: Int = 1, cache: VerificationCache? = nil,
+        programTimeout: Duration = defaultProgramTimeout, repetitions: Int = 1, cache: VerificationCache? = nil,
         remoteCache: RemoteCache? = nil, reusesCache: Bool = true, cachedOnly: Bool = false, shard: Shard? = nil,
         narrowing: (@Sendable (Set<String>) async throws -> (codebase: Codebase, directory: String))? = nil,
         progress: @escaping @Sendable (String) -> Void = { _ in },
@@ -186,6 +188,8 @@ public struct Verify: Sendable {
             progress("running the programs of \(pending.count) steps in their languages")
             try await checkOutputs(pending, of: codebase, tutorials: tutorials, into: &results)
         }
+        // Only a target verified in every language it backs is stored: an entry says that every
+        // output its key covers matched.
         for target in pending where results[target.name]!.succeeded {
             let result = results[target.name]!
             try await caches.store(
@@ -206,9 +210,10 @@ public struct Verify: Sendable {
             remoteCache: caches.summary)
     }
 
-    /// What `swift --version` prints: the toolchain is part of every cache key.
+    /// What `swift --version` prints: the toolchain is part of every cache key. It may take as
+    /// long as a test run (`testTimeout`), which a loaded machine needs and a test can lengthen.
     private func toolchainVersion() async throws -> String {
-        let run = try await ProcessRunner.run(swift, ["--version"], timeout: .seconds(60))
+        let run = try await ProcessRunner.run(swift, ["--version"], timeout: testTimeout)
         guard run.succeeded else {
             throw DiagnosticError(.error("`\(swift) --version` failed:\n" + run.output.suffix(2000), at: nil))
         }
@@ -401,9 +406,8 @@ public struct Verify: Sendable {
                 let run = try await ProcessRunner.run(
                     binaries.appendingPathComponent(lesson.name).path,
                     ["--step", String(target.number), "--lang", language], timeout: programTimeout)
-                let outcome = OutputComparison.compare(run, expected: step.outputs, step: step, language: language)
-                results[target.name]!.outputs[language] = outcome.result
-                results[target.name]!.diagnostics += outcome.diagnostics
+                results[target.name]!.outputs[language] = OutputComparison.compare(
+                    run, expected: step.outputs, step: step, language: language)
             }
         }
     }

@@ -17,7 +17,8 @@ struct BuildDocs: AsyncParsableCommand {
             """,
         subcommands: [
             BuildCommand.self, ServeCommand.self, CheckCommand.self, StatusCommand.self, ConfirmCommand.self,
-            ExportCommand.self, ImportCommand.self, TestFilterCommand.self,
+            ExportCommand.self, ImportCommand.self, AddLanguageCommand.self, AcceptOutputsCommand.self,
+            TestFilterCommand.self,
         ],
         defaultSubcommand: BuildCommand.self
     )

@@ -11,7 +11,7 @@ struct Summary {
     var table: String {
         let header = [
             "tutorial", "lang", "steps", "listings verified", "tests passed", "tests failed", "flaky", "outputs",
-            "cached", "words",
+            "cached", "words", "translated",
         ]
         var rows: [[String]] = []
         for tutorial in report.tutorials {
@@ -29,6 +29,8 @@ struct Summary {
                         : "skipped",
                     verified ? "\(language.steps.filter(\.cached).count)/\(language.steps.count)" : "skipped",
                     "\(language.words)",
+                    // Translated segments of the source's, so that a language barely begun does not look finished.
+                    language.translation.map { String(format: "%.1f %%", $0.percent) } ?? "source",
                 ])
             }
         }
@@ -39,17 +41,19 @@ struct Summary {
         return lines.joined(separator: "\n")
     }
 
-    /// How many step targets were verified in this run, taken from which cache, left to other
-    /// shards, or not verified.
+    /// How many step targets were verified in this run (in every language they back), taken
+    /// from which cache, left to other shards, or not verified.
     private var targetLine: String {
-        let steps = Dictionary(
-            report.tutorials.flatMap(\.languages).flatMap(\.steps).map { ($0.target, $0) },
-            uniquingKeysWith: { first, _ in first }
-        ).values
+        // A target's steps, one per language it backs: the cache and the shard are the target's,
+        // the status each language's own.
+        let targets = Dictionary(grouping: report.tutorials.flatMap(\.languages).flatMap(\.steps), by: \.target).values
+        let steps = targets.map { $0[0] }
         let local = steps.filter { $0.cache == .local }.count
         let remote = steps.filter { $0.cache == .remote }.count
         let skipped = steps.filter { $0.skipped != nil }.count
-        let here = steps.filter { !$0.cached && $0.skipped == nil && $0.status == .verified }.count
+        let here = targets.filter { languages in
+            !languages[0].cached && languages[0].skipped == nil && languages.allSatisfy { $0.status == .verified }
+        }.count
         var parts = ["\(here) verified in this run"]
         if report.remoteCache == nil {
             parts.append("\(local) taken from the cache")

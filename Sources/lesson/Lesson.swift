@@ -53,12 +53,7 @@ struct Lesson: AsyncParsableCommand {
         let tutorial = try ContentLoader(contentDirectory: paths.content).load([self.tutorial])[0]
         let language =
             lang ?? Self.preferredLanguage(among: tutorial.manifest.languages) ?? tutorial.manifest.sourceLanguage
-        guard let document = tutorial.documents[language] else {
-            throw DiagnosticError(
-                .error(
-                    "'\(self.tutorial)' has no language '\(language)'; it has \(tutorial.manifest.languages.joined(separator: ", "))",
-                    at: SourceLocation(file: tutorial.manifest.file, line: 1)))
-        }
+        guard let document = tutorial.documents[language] else { throw tutorial.manifest.lacking(language) }
         guard (1...document.steps.count).contains(step) else {
             throw ValidationError("'\(self.tutorial)' has steps 1 to \(document.steps.count).")
         }

@@ -55,7 +55,8 @@ struct DocumentWalkTests {
         #expect(
             [
                 Block.note(kind: "tip", [.paragraph(inlines, its)], its),
-                .output(ExpectedOutput(id: "o", text: "a b", location: its.location)),
+                .output(
+                    ExpectedOutput(id: "o", text: "a b", location: its.location, elementLocation: its.location)),
             ].wordCount == 4)
     }
 }

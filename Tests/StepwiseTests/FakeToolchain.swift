@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import Stepwise
 @testable import StepwiseCheck
 @testable import StepwiseModel
 @testable import StepwiseParse
@@ -28,7 +29,8 @@ enum FakeToolchain {
         var crashing: [String] = []
         /// Test modules whose test hangs the test process.
         var hanging: [String] = []
-        /// What the lesson prints, by "step lang"; otherwise the fixture's expected output.
+        /// What the lesson prints, by "step lang"; otherwise the fixture's expected output (a
+        /// language the fixture lacks, such as one `add-language` adds, needs both its steps here).
         var outputs: [String: String] = [:]
     }
 
@@ -57,7 +59,9 @@ enum FakeToolchain {
                             "outputs = json.load(open(%r))['outputs']\n"
                             "step, lang = sys.argv[2], sys.argv[4]\n"
                             "defaults = {'de': ['Hallo, Ada!', 'HALLO, ADA!'], 'fr': ['Bonjour, Ada!', 'BONJOUR, ADA!']}\n"
-                            "print(outputs.get(step + ' ' + lang, defaults[lang][int(step) - 1]))\n"
+                            "defaults['pl'] = defaults['de']\n"
+                            "key = step + ' ' + lang\n"
+                            "print(outputs[key] if key in outputs else defaults[lang][int(step) - 1])\n"
                             % os.path.join(here, "script.json"))
                 os.chmod(lesson, 0o755)
             if not target:
@@ -91,9 +95,11 @@ enum FakeToolchain {
         sys.exit("fake swift: unexpected " + " ".join(args))
         """#
 
-    /// The fixture's codebase on disk, with the fake toolchain beside it.
-    static func setUp(_ script: Script) async throws -> (Sandbox, Codebase, [CheckedTutorial], Verify) {
-        let sandbox = try Sandbox()
+    /// The fixture's codebase (or `sandbox`'s) on disk, with the fake toolchain beside it.
+    static func setUp(_ script: Script, in sandbox: Sandbox? = nil) async throws -> (
+        Sandbox, Codebase, [CheckedTutorial], Verify
+    ) {
+        let sandbox = try sandbox ?? Sandbox()
         let checked = try LanguageCheck().check(try ContentLoader(contentDirectory: sandbox.content.path).load()[0])
         let codebase = try await Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content")
             .tangle([checked])
@@ -106,6 +112,22 @@ enum FakeToolchain {
         let verify = Verify(
             directory: directory, swift: swift.path, testTimeout: Self.patience, programTimeout: Self.patience)
         return (sandbox, codebase, [checked], verify)
+    }
+
+    /// The fixture with a Polish translation that shares the German step targets (its string
+    /// literals are German's: `Sandbox.translated()`), the fake toolchain beside it, and the
+    /// pipeline's options for it.
+    static func polishSharingGerman(_ script: Script) async throws -> (Sandbox, BuildOptions) {
+        let (sandbox, codebase, _, _) = try await setUp(script, in: try await Sandbox.translated())
+        #expect(codebase.target(tutorial: "greeting", step: "shout", language: "pl")?.name == "GreetingStep02")
+        var options = BuildOptions()
+        (options.content, options.templates, options.output) = (
+            sandbox.content.path, templatesFolder, sandbox.output.path
+        )
+        options.swift = sandbox.root.appendingPathComponent("swift").path
+        options.testTimeout = FakeToolchain.patience
+        options.programTimeout = FakeToolchain.patience
+        return (sandbox, options)
     }
 
     static func calls(_ sandbox: Sandbox) throws -> [String] {

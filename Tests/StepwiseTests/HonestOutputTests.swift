@@ -20,7 +20,15 @@ struct HonestOutputTests {
             buildSucceeded: true,
             targets: Dictionary(
                 uniqueKeysWithValues: codebase.targets.map {
-                    ($0.name, TargetResult(compiled: true, passed: 1, runs: 1))
+                    (
+                        $0.name,
+                        TargetResult(
+                            compiled: true, passed: 1, runs: 1,
+                            outputs: [
+                                "de": OutputResult(matched: true, actual: ""),
+                                "fr": OutputResult(matched: true, actual: ""),
+                            ])
+                    )
                 }
             ))
     }

@@ -100,7 +100,8 @@ struct RenderedPagesTests {
     @Test func aChangedVerificationIsRenderedAgain() async throws {
         let sandbox = try Sandbox()
         let memo = ParseMemo()
-        let verified = TargetResult(compiled: true, passed: 1, runs: 1)
+        let verified = TargetResult(
+            compiled: true, passed: 1, runs: 1, outputs: ["de": OutputResult(matched: true, actual: "Hallo, Ada!")])
         let before = try await sandbox.renderSite(memo: memo) { _ in
             verification(step01: verified, step02Message: "first problem")
         }

@@ -157,7 +157,7 @@ extension Sandbox {
             _ = try await desk.confirm(nil, language: language, tutorial: "greeting")
             // Segments that say the same in both languages (a program's "Hallo") are confirmed by id.
             let status = try await desk.status()[0].statuses[language]!
-            let copies = status.segments.filter { $0.state == .missing }.map(\.id)
+            let copies = status.segments.filter { $0.state == .untranslated }.map(\.id)
             _ = try await desk.confirm(Set(copies), language: language, tutorial: "greeting")
         }
         return sandbox

@@ -72,26 +72,34 @@ enum TemplateSamples {
         let strings = StringsLookup(try InterfaceStrings(language: "fr", site: templatesFolder + "/Site"))
         let link = Pages.StepLink(href: "02-b.html", number: 2, title: "B")
         let listing = Pages.Listing(
-            id: "l", caption: "A.swift", isTest: true, stale: "stale", code: "let a = 1", status: "verified",
+            id: "l", caption: "A.swift", isTest: true, stale: "stale", untranslated: "untranslated",
+            sourceLanguage: "de", code: "let a = 1", status: "verified",
             badge: "✓", hasDiagnostics: true, diagnostics: ["error"], changes: "line 1", wholeFile: "let a = 1")
         let site: [String: Any] = [
             "layout": Pages.Layout(
-                language: "fr", title: "T", body: "<p>", root: "../", searchHref: "search.html",
+                language: "fr", title: "T", titleLanguage: "de", body: "<p>", root: "../", searchHref: "search.html",
                 languages: [Pages.LanguageLink(code: "de", name: "Deutsch", href: "de/index.html", current: true)],
                 footer: "F", banner: "B", bannerKind: "unverified", strings: strings),
             "root": Pages.Root(entries: [.init(href: "fr/index.html", name: "Français", code: "fr")], strings: strings),
             "index": Pages.Index(
-                tutorials: [.init(href: "t/index.html", title: "T", steps: "2 étapes")], siteIntro: "I",
+                tutorials: [
+                    .init(href: "t/index.html", title: "T", titleLanguage: "de", titleMark: "<span>", steps: "2 étapes")
+                ], siteIntro: "I",
                 strings: strings),
-            "tutorial": Pages.Tutorial(title: "T", intro: "<p>", lesson: "swift run", steps: [link], strings: strings),
+            "tutorial": Pages.Tutorial(
+                title: "T", titleLanguage: "de", titleMark: "<p>", intro: "<p>", lesson: "swift run", steps: [link],
+                strings: strings),
             "step": Pages.Step(
-                tutorialTitle: "T", tutorialHref: "index.html", title: "S", number: 1, position: "1/2",
+                tutorialTitle: "T", tutorialTitleLanguage: "de", tutorialHref: "index.html", title: "S",
+                titleMark: "<p>",
+                number: 1,
+                position: "1/2",
                 blocks: [
                     Pages.Block(prose: "<p>", listing: listing, output: Pages.Output(id: "o", text: "out"))
                 ], hasDiagnostics: true, diagnostics: ["error"], lesson: "swift run", previous: link, next: link,
                 glossaryHref: "glossary.html", strings: strings),
             "glossary": Pages.Glossary(
-                tutorialTitle: "T", tutorialHref: "index.html",
+                tutorialTitle: "T", tutorialTitleLanguage: "de", tutorialHref: "index.html",
                 entries: [
                     Pages.GlossaryEntry(
                         anchor: "term-a", term: "écouteur", sourceTerm: "Listener", sourceLanguage: "de",

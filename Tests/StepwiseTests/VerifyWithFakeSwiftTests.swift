@@ -50,10 +50,12 @@ struct VerifyWithFakeSwiftTests {
         let (verify, reports) = recording(sandbox)
         let verification = try await verify.verify(codebase, tutorials: tutorials)
         let crashed = try #require(verification.targets["GreetingStep02"])
-        #expect(crashed.status == .failed)
+        #expect(crashed.status(in: "de") == .failed)
         #expect(crashed.diagnostics.contains { $0.message == "test 'works()' crashed the test process" })
         for name in ["GreetingStep01", "GreetingStep01FR", "GreetingStep02FR"] {
-            #expect(verification.targets[name]?.status == .verified, "\(name) ran again without the crash")
+            #expect(
+                verification.targets[name]?.status(in: name.hasSuffix("FR") ? "fr" : "de") == .verified,
+                "\(name) ran again without the crash")
             #expect(verification.targets[name]?.passed == 1)
         }
         let tests = try calls(sandbox).filter { $0.hasPrefix("test ") }
@@ -67,7 +69,8 @@ struct VerifyWithFakeSwiftTests {
         let (sandbox, codebase, tutorials, _) = try await setUp(Script(hanging: ["GreetingStep01FRTests"]))
         var verify = Verify(
             directory: sandbox.output.appendingPathComponent("Codebase").path,
-            swift: sandbox.root.appendingPathComponent("swift").path, testTimeout: FakeToolchain.patience)
+            swift: sandbox.root.appendingPathComponent("swift").path, testTimeout: FakeToolchain.patience,
+            programTimeout: FakeToolchain.patience)
         // The time limit, without a clock: it runs out when the hung test has said its last
         // words, and never in the run without it (which ends first and cancels the wait).
         verify.testRunLimit = { lines in
@@ -76,12 +79,12 @@ struct VerifyWithFakeSwiftTests {
         }
         let verification = try await verify.verify(codebase, tutorials: tutorials)
         let hung = try #require(verification.targets["GreetingStep01FR"])
-        #expect(hung.status == .failed)
+        #expect(hung.status(in: "fr") == .failed)
         let diagnostic = try #require(hung.diagnostics.first { $0.message.contains("did not finish within") })
         #expect(
             diagnostic.notes.contains { $0.message.hasSuffix("waiting forever in GreetingStep01FRTests") },
             "the hung test's last words")
-        #expect(verification.targets["GreetingStep02"]?.status == .verified)
+        #expect(verification.targets["GreetingStep02"]?.status(in: "de") == .verified)
     }
 
     @Test func verifyCountsTheBuildStepsTheTargetsTestedAndTheProgramsRun() async throws {
@@ -139,11 +142,13 @@ struct VerifyWithFakeSwiftTests {
         let verification = try await verify.verify(codebase, tutorials: tutorials)
         let french = try #require(verification.targets["GreetingStep02FR"])
         #expect(french.outputs["fr"]?.matched == false)
-        let problem = try #require(french.diagnostics.first)
+        let problem = try #require(french.outputs["fr"]?.diagnostics.first)
         #expect(problem.location?.file == sandbox.path("fr.xml"))
         #expect(problem.location?.line == (try sandbox.line(of: "BONJOUR, ADA!", in: "fr.xml")))
         #expect(problem.message.contains("'BONJOUR, BOB!'"))
-        #expect(verification.targets["GreetingStep02"]?.status == .verified, "German still prints what its page says")
+        #expect(
+            verification.targets["GreetingStep02"]?.status(in: "de") == .verified,
+            "German still prints what its page says")
     }
 
     @Test func aMismatchedOutputFailsTheBuildInTheReportAndOnThePreviewPage() async throws {
@@ -154,6 +159,7 @@ struct VerifyWithFakeSwiftTests {
         )
         options.swift = sandbox.root.appendingPathComponent("swift").path
         options.testTimeout = FakeToolchain.patience
+        options.programTimeout = FakeToolchain.patience
         let outcome = try await Pipeline(options: options).build()
         #expect(!outcome.nothingFailed)
         #expect(outcome.preview == sandbox.output.path + "/preview")
