@@ -9,8 +9,9 @@ which says how it is covered:
 
 - ``run``: this script runs it, in this checkout, and checks its exit status (and, where
   given, that its output contains a text). What it changes in Content/ is put back after.
-- ``ci``: .ci/run runs it; the script checks that one command of .ci/run (continued lines
-  joined) holds its words in order, a ``<placeholder>`` standing for any one word.
+- ``ci``: .ci/run runs it, or .ci/new-language, which .ci/run runs; the script checks that one
+  command of theirs (continued lines joined) holds its words in order, a ``<placeholder>``
+  standing for any one word.
 - ``example``: the same command for another language or tutorial than one that runs; the
   entry names that one, which must be ``run`` or ``ci``.
 - ``not run``: named with the reason.
@@ -47,6 +48,10 @@ COMMANDS = {
     "swift test": ("ci",),
     "swift test --sanitize=thread --filter": ("ci",),
     "swift run lesson <tutorial> --lang <lang> --no-pause": ("ci",),
+    # A new language, end to end, in a temporary clone: .ci/new-language (run by .ci/run).
+    "swift run build-docs add-language cs bindings --accept-outputs": ("ci",),
+    "swift run build-docs accept-outputs --lang cs": ("ci",),
+    "swift run lesson bindings --lang cs": ("ci",),
     "swift run build-docs --help": ("run", {"contains": "USAGE"}),
     "swift run build-docs status": ("run", {"contains": "language"}),
     "CI=true bash .ci/run": ("not run", "it is CI itself: the run that runs this script"),
@@ -178,11 +183,33 @@ def documented():
     return found
 
 
+# The CI scripts whose commands count as run by CI: .ci/run, and .ci/new-language (which .ci/run
+# runs), whose commands run the checkout's build of build-docs and lesson (what `swift run` runs)
+# with the language and the tutorial in variables: read as the commands they stand for.
+CI_SCRIPTS = {
+    "run": {},
+    "new-language": {
+        '"$build_docs"': "swift run build-docs",
+        '"$lesson"': "swift run lesson",
+        '"$language"': "cs",
+        '"$tutorial"': "bindings",
+    },
+}
+
+
 def ci_runs(command):
-    """Whether one command of .ci/run (lines ending in a backslash joined) holds the command's words
-    in order, a `<placeholder>` standing for any one word."""
+    """Whether one command of the CI scripts (lines ending in a backslash joined) holds the
+    command's words in order, a `<placeholder>` standing for any one word."""
     words = shlex.split(command)
-    text = open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8").read().replace("\\\n", " ")
+    return any(script_runs(words, script, names) for script, names in CI_SCRIPTS.items())
+
+
+def script_runs(words, script, names):
+    """Whether one command of `.ci/<script>`, with `names` replaced by what they stand for, holds
+    `words` in order."""
+    text = open(os.path.join(ROOT, ".ci", script), encoding="utf-8").read().replace("\\\n", " ")
+    for name, meaning in names.items():
+        text = text.replace(name, meaning)
     for line in text.splitlines():
         try:
             tokens = shlex.split(line, comments=True)
