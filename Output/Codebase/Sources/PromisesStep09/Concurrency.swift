@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// Task czekający na obietnicę, wznawiany raz: wynikiem albo własnym anulowaniem.
+/// Jedno czekanie na obietnicę: wznawia kontynuację dokładnie raz – wynikiem albo, gdy czekający Task zostanie anulowany, błędem CancellationError.
 private final class Waiter<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Value, any Error>?

@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// Ein Task, der auf ein Promise wartet, einmal fortgesetzt: vom Ergebnis oder vom eigenen Abbruch.
+/// Ein einzelnes Warten auf ein Promise: setzt die Continuation genau einmal fort – mit dem Ergebnis oder, wenn der wartende Task abgebrochen wird, mit CancellationError.
 private final class Waiter<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Value, any Error>?

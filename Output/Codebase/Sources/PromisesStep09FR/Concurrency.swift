@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// Une Task qui attend une promesse, reprise une seule fois : par le résultat ou par sa propre annulation.
+/// L’attente d’une promesse par une Task : reprend la continuation une seule fois, avec le résultat ou, si cette Task est annulée, avec CancellationError.
 private final class Waiter<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Value, any Error>?
