@@ -91,7 +91,7 @@ private final class OnCompile: @unchecked Sendable {
         let gate = Gate()
         hook.arm { gate.pass() }
 
-        // Ein Stapel so groß wie alles: Nur sqlite3_interrupt kann das Laden noch anhalten.
+        // Ein Batch so groß wie alles: Nur sqlite3_interrupt kann das Laden noch anhalten.
         let request = FetchRequest(sortKey: sortKey, batchSize: 10_000, countsTotal: false)
         let outcome = Outcome()
         let handle = reader.fetchAsync(request) { outcome.record($0, ticks: hook.ticks) }

@@ -27,7 +27,7 @@ import Testing
         #expect(reports.last == FetchProgress(fetched: 24_997, total: 24_997))
         #expect(reports.map(\.fetched) == reports.map(\.fetched).sorted())
         #expect(reports.allSatisfy { $0.total == 24_997 })
-        // 0, dann jeder volle Stapel, dann der Rest.
+        // 0, dann jeder volle Batch, dann der Rest.
         #expect(reports.count == 1 + 24 + 1)
     }
 

@@ -126,7 +126,7 @@ private final class Changes: @unchecked Sendable {
         defer { folder.remove() }
         let store = try Store.create(at: folder.file("todo.sqlite"))
         try store.populate(count: 10)
-        // Dieser Zuhörer kommt vor der Liste dran. Hört er vom ersten Abhaken, hakt ein
+        // Dieser Listener kommt vor der Liste dran. Hört er vom ersten Abhaken, hakt ein
         // anderer dieselbe Aufgabe wieder auf: Dieser Commit folgt auf den ersten, bevor die
         // Liste vom ersten erfahren hat.
         let once = Locked(true)
@@ -175,7 +175,7 @@ private final class Changes: @unchecked Sendable {
         let store = try Store.create(at: folder.file("todo.sqlite"))
         try store.populate(count: 10)
         let counted = Locked<[Int]>([])
-        // Der Zuhörer liest auf einem anderen Thread. Hielte der Store beim Zustellen noch
+        // Der Listener liest auf einem anderen Thread. Hielte der Store beim Zustellen noch
         // seine Sperre, käme der andere Thread nie durch: Der Test hinge, und build-docs
         // meldete ihn als hängend. Eine Frist gibt es nicht, sie liefe auf einer ausgelasteten
         // Maschine um die Wette mit dem anderen Thread.
