@@ -1,0 +1,211 @@
+import Foundation
+import SwiftParser
+import Testing
+
+@testable import Stepwise
+@testable import StepwiseCheck
+@testable import StepwiseModel
+@testable import StepwiseParse
+@testable import StepwiseSyntax
+@testable import StepwiseTangle
+@testable import StepwiseVerify
+
+/// Listing line coverage: reading the tools' counts, deciding which lines are code, mapping
+/// generated lines to listing lines, and the whole of it with the real toolchain.
+@Suite("Line coverage")
+struct CoverageTests {
+    @Test func theLcovReaderTakesEachFilesLineCountsAndIgnoresWhatIsNoRecord() {
+        let text = """
+            warning: 1 functions have mismatched data
+            SF:/tmp/p/Sources/A/A.swift
+            FN:3,$s1A1fyyF
+            DA:3,2
+            DA:4,0
+            DA:5,18446744073709
+            BRF:0
+            end_of_record
+            SF:/tmp/p/Tests/ATests/T.swift
+            DA:7,1,abc
+            end_of_record
+            DA:9,9
+            """
+        #expect(
+            Lcov.counts(in: text) == [
+                "/tmp/p/Sources/A/A.swift": [3: 2, 4: 0, 5: 18_446_744_073_709],
+                "/tmp/p/Tests/ATests/T.swift": [7: 1],
+            ])
+    }
+
+    @Test func commentsClosingBracketsImportsAndDeclarationsWithoutABodyAreNotCode() {
+        let text = """
+            import Foundation
+
+            /// Greets.
+            protocol Greeting {
+                func greet() -> String
+                var loud: Bool { get }
+            }
+            struct Greeter: Greeting {
+                var name: String
+                var loud: Bool { name.count > 3 }
+                func greet() -> String {
+                    // a comment inside a body
+                    let text = "Hi, " + name
+                    return [text].map {
+                        $0.uppercased()
+                    }.joined()
+                }
+            }
+            """
+        let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        let lines = CodeLines(Parser.parse(source: text), lineCount: lineCount)
+        let code = lines.isCode.enumerated().filter(\.element).map { $0.offset + 1 }
+        // Statements, a computed property and a function with a body.
+        #expect(code == [10, 11, 13, 14, 15, 16])
+        #expect(lines.firstToken[0] == 0)
+        #expect(lines.firstToken[1] == nil && lines.firstToken[2] == nil)
+        #expect(lines.tokenLines[lines.firstToken[3]!] == 3)
+    }
+
+    @Test func aListingLineCountsInTheStepThatShowsItAReprintedRegionInItsOwnStep() async throws {
+        let (_, codebase, tutorials, _) = try await FakeToolchain.setUp(.init())
+        let tutorial = tutorials[0].tutorial
+        let first = codebase.targets.first { $0.name == "GreetingStep01" }!
+        let second = codebase.targets.first { $0.name == "GreetingStep02" }!
+        // Step 2's Greeter.swift holds step 1's listing `greeter` around the region that
+        // `shouting` shows again: every line of it ran 7 times; nothing of step 1's file ran.
+        var lines: [String: [Int: Int]] = [:]
+        for (target, count) in [(first, 0), (second, 7)] {
+            let file = codebase.file(target.path(of: .source, "Greeter.swift"))!
+            lines[file.path] = Dictionary(uniqueKeysWithValues: file.origins.indices.map { ($0 + 1, count) })
+        }
+        let secondCounts = CoverageMapping.counts(of: second, in: tutorial, codebase: codebase, lines: lines)
+        #expect(Set(secondCounts.keys) == ["shouting", "shout-test"], "step 1's listing is not step 2's")
+        #expect(secondCounts["shouting"]!.compactMap { $0 } == [7, 7, 7])
+        let firstCounts = CoverageMapping.counts(of: first, in: tutorial, codebase: codebase, lines: lines)
+        #expect(firstCounts["greeter"]!.compactMap { $0 }.allSatisfy { $0 == 0 })
+        #expect(firstCounts["greeter"]!.compactMap { $0 }.count == 9, "the region markers are in no generated file")
+
+        let languages = CoverageMapping.languages(
+            of: second, counts: secondCounts, in: tutorial, codebase: codebase, memo: nil)
+        // The closing `}` is no code; the function's two other lines ran.
+        #expect(languages["de"]?["shouting"] == ListingCoverage(covered: 2, uncovered: []))
+        let step = tutorial.documents["de"]!.step("hello")!
+        let greeter = step.listings.first { $0.id == "greeter" }!
+        let firstLanguages = CoverageMapping.languages(
+            of: first, counts: firstCounts, in: tutorial, codebase: codebase, memo: nil)
+        let init_ = greeter.lines.first { $0.code.contains("public init") }!
+        #expect(firstLanguages["de"]?["greeter"]?.uncovered.first == init_.location.advanced(byLines: 0, column: 5))
+    }
+
+    @Test func withoutTheToolsBesideSwiftCoverageIsAClearError() throws {
+        let sandbox = try Sandbox()
+        let swift = sandbox.root.appendingPathComponent("swift").path
+        FileManager.default.createFile(atPath: swift, contents: Data("#!/bin/sh\n".utf8))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift)
+        #expect {
+            try CoverageRun.tools(beside: "swift", path: sandbox.root.path)
+        } throws: { error in
+            "\(error)".contains("llvm-profdata and llvm-cov beside \(swift)")
+        }
+        #expect(try CoverageRun.tools(beside: "swift", path: "/opt/swift/usr/bin").cov == "/opt/swift/usr/bin/llvm-cov")
+    }
+}
+
+/// Coverage with the real toolchain (it cannot be faked): the fixture tutorial, in German
+/// only, with a function that nothing calls.
+@Suite("Line coverage with the real toolchain")
+struct RealCoverageTests {
+    private let binaries = Bundle.module.bundleURL.deletingLastPathComponent()
+
+    private func buildDocs(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = binaries.appendingPathComponent("build-docs")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func aFunctionNothingCallsIsUncoveredInTheReportTheWarningsAndMinCoverageUntilAHiddenTestCallsIt()
+        throws
+    {
+        let sandbox = try Sandbox()
+        try sandbox.edit("manifest.xml", replacing: "<title xml:lang=\"fr\">Saluer</title>", with: "")
+        try FileManager.default.removeItem(atPath: sandbox.path("fr.xml"))
+        try sandbox.edit(
+            "de.xml", replacing: "    public init(name: String) { self.name = name }\n",
+            with: """
+                    public init(name: String) { self.name = name }
+
+                    public func farewell() -> String {
+                        "Tschüss, \\(name)!"
+                    }
+
+                """)
+        let header = try sandbox.line(of: "public func farewell()", in: "de.xml")
+        let arguments = [
+            "build", "--content", sandbox.content.path, "--output", sandbox.output.path, "--templates",
+            templatesFolder,
+        ]
+        let file = sandbox.path("de.xml")
+
+        let (status, output) = try buildDocs(arguments + ["--coverage"])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("\(file):\(header):5: warning: this listing line never ran"), "\(output)")
+        #expect(output.contains("\(file):\(header + 1):9: warning: this listing line never ran"), "\(output)")
+        #expect(!output.contains("\(file):\(header + 2):"), "a closing bracket is no code: \(output)")
+        let report = try JSONDecoder().decode(
+            ReportDocument.self, from: Data(contentsOf: sandbox.output.appendingPathComponent("report.json")))
+        let steps = report.tutorials[0].languages[0].steps
+        let greeter = steps[0].listings.first { $0.id == "greeter" }!
+        #expect(greeter.coverage?.uncoveredLines == [header, header + 1])
+        #expect(greeter.coverage?.uncovered == 2)
+        #expect(steps[0].listings.first { $0.id == "demo" }?.coverage?.uncovered == 0, "the program ran demo()")
+        let hello = try #require(steps[0].coverage)
+        #expect(hello.executable - hello.covered == 2)
+        // Step 2 compiles step 1's Greeter.swift too, but does not show it.
+        #expect(steps[1].coverage.map { $0.covered == $0.executable } == true, "\(String(describing: steps[1]))")
+        #expect(
+            report.tutorials[0].languages[0].coverage?.executable == hello.executable + steps[1].coverage!.executable)
+
+        // Taken from the cache, with its coverage: below 100 % fails, naming the step.
+        let (belowStatus, belowOutput) = try buildDocs(arguments + ["--min-coverage", "100"])
+        #expect(belowStatus == 1, "\(belowOutput)")
+        #expect(
+            belowOutput.contains("2 step targets: 0 verified in this run, 2 taken from the cache"), "\(belowOutput)")
+        #expect(
+            belowOutput.contains(
+                "error: step 'hello' of greeting (de) covers \(hello.covered) of \(hello.executable) executable listing lines"
+            ), "\(belowOutput)")
+        #expect(!belowOutput.contains("step 'shout'"), "\(belowOutput)")
+
+        try sandbox.edit(
+            "tests/GreeterTests.swift", replacing: "}\n",
+            with:
+                "}\n\n@Test func saysGoodbye() {\n    #expect(Greeter(name: \"Ada\").farewell() == \"Tschüss, Ada!\")\n}\n"
+        )
+        let (clearedStatus, clearedOutput) = try buildDocs(arguments + ["--min-coverage", "100"])
+        #expect(clearedStatus == 0, "\(clearedOutput)")
+        #expect(!clearedOutput.contains("never ran"), "\(clearedOutput)")
+    }
+}
+
+extension CoverageTests {
+    @Test func aRunThatMeasuresCoverageTakesNoEntryStoredWithoutIt() throws {
+        let sandbox = try Sandbox()
+        let cache = VerificationCache(in: WritableFolder(root: sandbox.output.path), folder: ".cache/verification")
+        let key = String(repeating: "a", count: 64)
+        var entry = VerificationCache.Entry(key: key, target: "GreetingStep01", runs: 1, passed: 1, outputs: [:])
+        try cache.store(entry)
+        #expect(cache.entry(key, runs: 1) == entry)
+        #expect(cache.entry(key, runs: 1, coverage: true) == nil, "an entry without coverage is not 0 lines run")
+        entry.coverage = ["greeter": [nil, 3, 0]]
+        try cache.store(entry)
+        #expect(cache.entry(key, runs: 1, coverage: true) == entry)
+    }
+}
