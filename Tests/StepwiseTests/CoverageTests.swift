@@ -209,3 +209,33 @@ extension CoverageTests {
         #expect(cache.entry(key, runs: 1, coverage: true) == entry)
     }
 }
+
+extension CoverageTests {
+    @Test func aTranslationSharingTheTargetCountsEachLineAsTheCompiledLineItsFirstTokenIsOn() async throws {
+        let sandbox = try await Sandbox.translated()
+        // Polish puts the comment on a line of its own: the same tokens, one line more.
+        try sandbox.edit(
+            "pl.xml", replacing: #""\(word), \(name)!"  // złożyć powitanie"#,
+            with: "// złożyć powitanie\n        \"\\(word), \\(name)!\"")
+        let (_, codebase, tutorials, _) = try await FakeToolchain.setUp(.init(), in: sandbox)
+        let tutorial = tutorials[0].tutorial
+        let target = try #require(codebase.target(tutorial: "greeting", step: "hello", language: "pl"))
+        #expect(target.name == "GreetingStep01")
+        let listing = { (language: String) in
+            tutorial.documents[language]!.step("hello")!.listings.first { $0.id == "greeter" }!
+        }
+        // Only the line that builds the greeting never ran.
+        let counts: [String: [Int?]] = [
+            "greeter": listing("de").lines.map { $0.code.contains(#"\(word), \(name)"#) ? 0 : 1 }
+        ]
+        let languages = CoverageMapping.languages(
+            of: target, counts: counts, in: tutorial, codebase: codebase, memo: nil)
+        for language in ["de", "pl"] {
+            let line = listing(language).lines.first { $0.code.contains(#"\(word), \(name)"#) }!
+            #expect(
+                languages[language]?["greeter"]?.uncovered == [line.location.advanced(byLines: 0, column: 9)],
+                "\(language)")
+            #expect(languages[language]?["greeter"]?.covered == 2, "\(language)")
+        }
+    }
+}
