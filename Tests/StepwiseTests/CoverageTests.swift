@@ -239,3 +239,31 @@ extension CoverageTests {
         }
     }
 }
+
+extension CoverageTests {
+    @Test func theWarningsNameTenUncoveredLinesOfAFileAndCountTheRest() async throws {
+        let sandbox = try Sandbox()
+        var options = BuildOptions()
+        (options.content, options.templates, options.output) = (
+            sandbox.content.path, templatesFolder, sandbox.output.path
+        )
+        let (tutorials, codebase, _) = try await Pipeline(options: options).prepare()
+        let file = sandbox.path("de.xml")
+        let uncovered = (1...12).map { SourceLocation(file: file, line: 100 + $0, column: 5) }
+        let verification = Verification(
+            buildSucceeded: true,
+            targets: [
+                "GreetingStep01": TargetResult(
+                    compiled: true, passed: 1, runs: 1,
+                    coverage: TargetCoverage(
+                        counts: [:],
+                        languages: ["de": ["greeter": ListingCoverage(covered: 1, uncovered: uncovered)]]))
+            ])
+        let outcome = Pipeline.Outcome(
+            tutorials: tutorials, codebase: codebase, verification: verification,
+            report: Report.stopped(by: DiagnosticError([])), timings: [], preview: nil)
+        let warnings = CoverageFindings.uncoveredLines(outcome)
+        #expect(warnings.map(\.location) == uncovered.prefix(10) + [SourceLocation(file: file, line: 1)])
+        #expect(warnings.last?.message == "2 more listing lines in this file never ran (report.json lists them all)")
+    }
+}
