@@ -267,3 +267,24 @@ extension CoverageTests {
         #expect(warnings.last?.message == "2 more listing lines in this file never ran (report.json lists them all)")
     }
 }
+
+extension CoverageTests {
+    @Test func coverageTravelsThroughTheRemoteCacheAndAnEntryWithoutItServesOnlyRunsThatDoNotMeasure() async throws {
+        try await withCacheServer { server in
+            let measured = VerificationCache.Entry(
+                key: String(repeating: "c", count: 64), target: "GreetingStep01", runs: 1, passed: 1,
+                outputs: ["de": "Hallo, Ada!"], coverage: ["greeter": [nil, 2, 0, nil]])
+            let plain = VerificationCache.Entry(
+                key: String(repeating: "d", count: 64), target: "GreetingStep02", runs: 1, passed: 1, outputs: [:])
+            var writer = CacheLayers(local: nil, remote: try server.client())
+            try await writer.store(measured)
+            try await writer.store(plain)
+            var reader = CacheLayers(local: nil, remote: try server.client())
+            let fetched = await reader.entry(measured.key, target: measured.target, runs: 1, coverage: true)
+            #expect(fetched?.entry == measured)
+            #expect(fetched?.source == .remote)
+            #expect(await reader.entry(plain.key, target: plain.target, runs: 1, coverage: true) == nil)
+            #expect(await reader.entry(plain.key, target: plain.target, runs: 1, coverage: false)?.entry == plain)
+        }
+    }
+}
