@@ -164,22 +164,34 @@ enum CoverageMapping {
                 else { continue }
                 let lines = CodeLines(of: listing, memo: memo)
                 var lineCount: (Int) -> Int? = { listingCounts.indices.contains($0) ? listingCounts[$0] : nil }
+                var compiledLine: (Int) -> Int? = { $0 }
                 if language != compiledLanguage {
                     let compiledLines = CodeLines(of: compiled, memo: memo)
                     guard compiledLines.tokenLines.count == lines.tokenLines.count else { continue }
-                    lineCount = { line in
-                        lines.firstToken[line].flatMap { listingCounts[compiledLines.tokenLines[$0]] }
-                    }
+                    compiledLine = { line in lines.firstToken[line].map { compiledLines.tokenLines[$0] } }
+                    lineCount = { line in compiledLine(line).flatMap { listingCounts[$0] } }
                 }
                 var coverage = ListingCoverage(covered: 0, uncovered: [])
                 for (number, line) in listing.lines.enumerated()
                 where !line.isHidden && line.regionMarker == nil && lines.isCode[number] {
                     guard let count = lineCount(number) else { continue }
+                    // The compiled listing says which lines are excused; a translation may give
+                    // the reason in its own words on its own line.
+                    let compiledExcuse = compiledLine(number).flatMap { compiled.lines[$0].excuse }
+                    let excuse = compiledExcuse.map { line.excuse ?? $0 }
                     if count > 0 {
                         coverage.covered += 1
+                        if let excuse { coverage.staleExcuses.append(excuse.location) }
+                        continue
+                    }
+                    var location = line.location
+                    location.column += line.code.prefix { $0 == " " || $0 == "\t" }.count
+                    if let excuse {
+                        coverage.excused.append(
+                            ExcusedLine(
+                                location: location, reason: excuse.reason,
+                                reasonLanguage: line.excuse == nil ? compiledLanguage : language))
                     } else {
-                        var location = line.location
-                        location.column += line.code.prefix { $0 == " " || $0 == "\t" }.count
                         coverage.uncovered.append(location)
                     }
                 }
