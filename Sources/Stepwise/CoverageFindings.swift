@@ -35,17 +35,41 @@ public enum CoverageFindings {
         return warnings
     }
 
-    /// An error for each step, in each language, whose listing coverage (lines covered of the
-    /// executable lines of its listings) is below `percent`, at the step.
+    /// A warning at the marker of each excuse (`// stepwise: not run: …`) whose line ran all
+    /// the same: the excuse is stale. Once for each marker, though every language that shares
+    /// the line reads it.
+    public static func staleExcuses(_ outcome: Pipeline.Outcome) -> [Diagnostic] {
+        var markers: [SourceLocation] = []
+        for tutorial in outcome.tutorials.map(\.tutorial) {
+            for document in tutorial.orderedDocuments {
+                for step in document.steps {
+                    let verdict = StepVerdict(
+                        step: step, language: document.language, tutorial: tutorial, codebase: outcome.codebase,
+                        verification: outcome.verification)
+                    for marker in verdict.listings.flatMap({ $0.coverage?.staleExcuses ?? [] })
+                    where !markers.contains(marker) {
+                        markers.append(marker)
+                    }
+                }
+            }
+        }
+        return markers.map {
+            .warning("this line is excused as not meant to run, but it ran: the excuse is stale, remove it", at: $0)
+        }
+    }
+
+    /// An error for each step, in each language, whose listing coverage (lines covered or
+    /// excused of the executable lines of its listings) is below `percent`, at the step.
     public static func below(_ percent: Double, in report: ReportDocument) -> [Diagnostic] {
         report.tutorials.flatMap { tutorial in
             tutorial.languages.flatMap { language in
                 language.steps.compactMap { step -> Diagnostic? in
                     guard let coverage = step.coverage,
-                        Double(coverage.covered) * 100 < percent * Double(coverage.executable)
+                        Double(coverage.covered + coverage.excused) * 100 < percent * Double(coverage.executable)
                     else { return nil }
+                    let excused = coverage.excused == 0 ? "" : " and excuses \(coverage.excused)"
                     return .error(
-                        "step '\(step.id)' of \(tutorial.id) (\(language.language)) covers \(coverage.covered) of "
+                        "step '\(step.id)' of \(tutorial.id) (\(language.language)) covers \(coverage.covered)\(excused) of "
                             + "\(coverage.executable) executable listing lines (\(coverage.percent) %), below "
                             + "--min-coverage \(percent == percent.rounded() ? String(Int(percent)) : String(percent)) %",
                         at: SourceLocation(file: step.file, line: step.line))

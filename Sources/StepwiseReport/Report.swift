@@ -66,9 +66,7 @@ public struct Report: Stage {
             id: tutorial.id, sourceLanguage: tutorial.manifest.sourceLanguage, manifest: tutorial.manifest.file,
             languages: tutorial.orderedDocuments.map { document in
                 let steps = document.steps.enumerated().map { step($1, number: $0 + 1, document, tutorial, input) }
-                let figures = steps.compactMap(\.coverage).map {
-                    CoverageFigure(covered: $0.covered, executable: $0.executable)
-                }
+                let figures = steps.compactMap(\.coverage?.figure)
                 return LanguageReport(
                     language: document.language, file: document.file, words: document.wordCount,
                     translation: audited.translations[document.language].map(TranslationReport.init),

@@ -78,17 +78,24 @@ public struct LanguageReport: Codable, Sendable, Equatable {
 public struct CoverageReport: Codable, Sendable, Equatable {
     /// Executable listing lines that ran (in the tests or in the program).
     public var covered: Int
+    /// Executable listing lines that never ran and that the author excused as not meant to run.
+    public var excused: Int
     /// Executable listing lines.
     public var executable: Int
-    /// covered ÷ executable, in percent, one decimal, rounded down (100 when nothing is executable).
+    /// (covered + excused) ÷ executable, in percent, one decimal, rounded down (100 when nothing
+    /// is executable).
     public var percent: Double
 
     /// The report of `figure`.
     public init(_ figure: CoverageFigure) {
         covered = figure.covered
+        excused = figure.excused
         executable = figure.executable
         percent = figure.percent
     }
+
+    /// Its figure.
+    public var figure: CoverageFigure { CoverageFigure(covered: covered, excused: excused, executable: executable) }
 }
 
 /// Which executable lines of one listing, in one language, ran.
@@ -99,13 +106,27 @@ public struct ListingCoverageReport: Codable, Sendable, Equatable {
     public var uncovered: Int
     /// Where they are: their lines in the tutorial source (`ListingReport.file`).
     public var uncoveredLines: [Int]
+    /// Executable lines that never ran and that the author excused as not meant to run.
+    public var excused: Int
+    /// Which they are, with their reasons.
+    public var excusedLines: [ExcusedLineReport]
 
     /// The report of `coverage`.
     public init(_ coverage: ListingCoverage) {
         covered = coverage.covered
         uncovered = coverage.uncovered.count
         uncoveredLines = coverage.uncovered.map(\.line)
+        excused = coverage.excused.count
+        excusedLines = coverage.excused.map { ExcusedLineReport(line: $0.location.line, reason: $0.reason) }
     }
+}
+
+/// A listing line excused as not meant to run (`// stepwise: not run: <reason>`).
+public struct ExcusedLineReport: Codable, Sendable, Equatable {
+    /// Its line in the tutorial source (`ListingReport.file`).
+    public var line: Int
+    /// Why it is not meant to run.
+    public var reason: String
 }
 
 /// A translation's segments: how many are current, stale, untranslated and missing (as `build-docs status` shows).

@@ -40,7 +40,7 @@ struct BuildCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Fail when any step's listing coverage (lines that ran of the executable lines of its listings) is below this percentage; measures coverage.",
+            "Fail when any step's listing coverage (lines that ran or are excused, of the executable lines of its listings) is below this percentage; measures coverage.",
             valueName: "percent"))
     var minCoverage: Double?
 
@@ -80,7 +80,7 @@ struct BuildCommand: AsyncParsableCommand {
         if let verification = outcome.verification {
             for notice in verification.remoteCache?.notices ?? [] { terminal.write("build-docs: warning: \(notice)\n") }
             terminal.printDiagnostics(verification.diagnostics, fullText: options.report)
-            terminal.printDiagnostics(CoverageFindings.uncoveredLines(outcome))
+            terminal.printDiagnostics(CoverageFindings.uncoveredLines(outcome) + CoverageFindings.staleExcuses(outcome))
         }
         print(Summary(report: outcome.report, timings: outcome.timings, verified: options.verify).table)
         if let shard = options.shard {

@@ -27,8 +27,12 @@ struct Summary {
                     verified
                         ? "\(language.steps.filter { $0.output == .matched }.count)/\(language.steps.count)"
                         : "skipped",
-                    // Listing lines that ran of those that can run; "–" when coverage was not measured.
-                    language.coverage.map { "\($0.covered)/\($0.executable)" } ?? (verified ? "–" : "skipped"),
+                    // Listing lines that ran or are excused of those that can run, with how many are
+                    // excused; "–" when coverage was not measured.
+                    language.coverage.map {
+                        "\($0.covered + $0.excused)/\($0.executable)"
+                            + ($0.excused == 0 ? "" : " (\($0.excused) excused)")
+                    } ?? (verified ? "–" : "skipped"),
                     verified ? "\(language.steps.filter(\.cached).count)/\(language.steps.count)" : "skipped",
                     "\(language.words)",
                     // Translated segments of the source's, so that a language barely begun does not look finished.
