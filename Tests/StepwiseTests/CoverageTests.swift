@@ -6,6 +6,7 @@ import Testing
 @testable import StepwiseCheck
 @testable import StepwiseModel
 @testable import StepwiseParse
+@testable import StepwiseReport
 @testable import StepwiseSyntax
 @testable import StepwiseTangle
 @testable import StepwiseVerify
@@ -131,7 +132,7 @@ struct RealCoverageTests {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    @Test func aFunctionNothingCallsIsUncoveredInTheReportTheWarningsAndMinCoverageUntilAHiddenTestCallsIt()
+    @Test func aFunctionNothingCallsIsUncoveredInTheReportTheWarningsThePagesAndMinCoverageUntilExcusedOrCalled()
         throws
     {
         let sandbox = try Sandbox()
@@ -172,6 +173,26 @@ struct RealCoverageTests {
         #expect(steps[1].coverage.map { $0.covered == $0.executable } == true, "\(String(describing: steps[1]))")
         #expect(
             report.tutorials[0].languages[0].coverage?.executable == hello.executable + steps[1].coverage!.executable)
+        // The page marks the two lines in the gutter, with words for screen readers, and the
+        // listing's badge has its figure.
+        let notRun = #"<span class="line uncovered" title="Diese Zeile lief weder in den Tests noch im Programm.">"#
+        let page = { (folder: String) in
+            try String(
+                contentsOf: sandbox.output.appendingPathComponent("\(folder)/de/greeting/01-hello.html"),
+                encoding: .utf8)
+        }
+        #expect(try page("site").components(separatedBy: notRun).count - 1 == 2)
+        let greeterFigure = try #require(greeter.coverage)
+        #expect(
+            try page("site").contains(
+                "\(greeterFigure.covered) von \(greeterFigure.covered + 2) Zeilen ausgeführt</span>"))
+
+        // A failed build's preview shows the same marks: step 2's output no longer matches.
+        try sandbox.edit("de.xml", replacing: "HALLO, ADA!", with: "HALLO, BOB!")
+        let (failedStatus, failedOutput) = try buildDocs(arguments + ["--coverage"])
+        #expect(failedStatus == 1, "\(failedOutput)")
+        #expect(try page("preview").components(separatedBy: notRun).count - 1 == 2)
+        try sandbox.edit("de.xml", replacing: "HALLO, BOB!", with: "HALLO, ADA!")
 
         // Taken from the cache, with its coverage: below 100 % fails, naming the step.
         let (belowStatus, belowOutput) = try buildDocs(arguments + ["--min-coverage", "100"])
@@ -184,6 +205,46 @@ struct RealCoverageTests {
             ), "\(belowOutput)")
         #expect(!belowOutput.contains("step 'shout'"), "\(belowOutput)")
 
+        // The author excuses the two lines: they leave the page and the codebase, count as
+        // excused, and the step reaches 100 % (the marker changes no compiled code: from the cache).
+        let reason = "zeigt nur, wie es weitergeht"
+        for code in ["public func farewell() -> String {", #""Tschüss, \(name)!""#] {
+            try sandbox.edit("de.xml", replacing: code + "\n", with: code + "  // stepwise: not run: \(reason)\n")
+        }
+        let (excusedStatus, excusedOutput) = try buildDocs(arguments + ["--min-coverage", "100"])
+        #expect(excusedStatus == 0, "\(excusedOutput)")
+        #expect(!excusedOutput.contains("never ran"), "\(excusedOutput)")
+        #expect(
+            excusedOutput.contains("/\(hello.executable + steps[1].coverage!.executable) (2 excused)"),
+            "\(excusedOutput)")
+        let excusedReport = try JSONDecoder().decode(
+            ReportDocument.self, from: Data(contentsOf: sandbox.output.appendingPathComponent("report.json")))
+        let excusedStep = excusedReport.tutorials[0].languages[0].steps[0]
+        let excusedGreeter = try #require(excusedStep.listings.first { $0.id == "greeter" }?.coverage)
+        #expect(excusedGreeter.uncovered == 0 && excusedGreeter.excused == 2)
+        #expect(
+            excusedGreeter.excusedLines == [
+                ExcusedLineReport(line: header, reason: reason), ExcusedLineReport(line: header + 1, reason: reason),
+            ])
+        #expect(excusedStep.coverage?.percent == 100 && excusedStep.coverage?.covered == hello.covered)
+        #expect(try page("site").contains("Nicht zur Ausführung bestimmt: \(reason)</span></span>"))
+        #expect(try page("site").contains(" · 2 Zeilen bewusst nicht ausgeführt</span>"))
+        #expect(!(try page("site")).contains("stepwise:"))
+        let codebase = sandbox.output.appendingPathComponent("Codebase")
+        let generated = try FileManager.default.subpathsOfDirectory(atPath: codebase.path).filter {
+            $0.hasSuffix(".swift")
+        }
+        #expect(generated.contains { $0.hasSuffix("Greeter.swift") })
+        for path in generated {
+            let text = try String(contentsOf: codebase.appendingPathComponent(path), encoding: .utf8)
+            #expect(!text.contains("stepwise:"), "\(path)")
+        }
+        let markerColumn = { (line: Int) in
+            let text = try String(contentsOfFile: file, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)[line - 1]
+            return text[..<text.firstRange(of: "// stepwise")!.lowerBound].unicodeScalars.count + 1
+        }
+
         try sandbox.edit(
             "tests/GreeterTests.swift", replacing: "}\n",
             with:
@@ -192,6 +253,13 @@ struct RealCoverageTests {
         let (clearedStatus, clearedOutput) = try buildDocs(arguments + ["--min-coverage", "100"])
         #expect(clearedStatus == 0, "\(clearedOutput)")
         #expect(!clearedOutput.contains("never ran"), "\(clearedOutput)")
+        // Now that the lines run, their excuses are stale: a warning at each marker.
+        for line in [header, header + 1] {
+            #expect(
+                clearedOutput.contains(
+                    "\(file):\(line):\(try markerColumn(line)): warning: this line is excused as not meant to run, but it ran"
+                ), "\(clearedOutput)")
+        }
     }
 }
 
