@@ -101,7 +101,8 @@ let package = Package(
         .target(
             name: "StepwiseVerify",
             dependencies: [
-                "StepwiseModel", "StepwiseFiles", "StepwiseRemoteCache",
+                "StepwiseModel", "StepwiseFiles", "StepwiseRemoteCache", "StepwiseSyntax",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),

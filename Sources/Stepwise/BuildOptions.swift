@@ -21,6 +21,8 @@ public struct BuildOptions: Sendable {
     /// How many times every step's tests run; a test that passes in some runs and fails in
     /// others is reported as flaky and fails the build.
     public var repetitions = 1
+    /// Whether to measure which listing lines ran while verifying (`--coverage`).
+    public var coverage = false
     /// Whether to verify every step target again, ignoring the verification caches.
     public var force = false
     /// The team's remote cache (`--cache-url`, `STEPWISE_CACHE_URL`), asked after the local

@@ -108,14 +108,14 @@ public struct Pipeline: Sendable {
         let memo = ParseMemo(file: options.parseMemo)
         var (tutorials, codebase, timings) = try await prepare(memo: memo)
         try CodebaseWriter(directory: options.codebase).write(codebase)
-        let verification = try await verify(codebase, tutorials: tutorials, &timings)
+        let verification = try await verify(codebase, tutorials: tutorials, memo: memo, &timings)
         return (tutorials, codebase, verification)
     }
 
-    /// The verify stage on `codebase`, already written.
-    private func verify(_ codebase: Codebase, tutorials: [AuditedTutorial], _ timings: inout [StageTiming])
-        async throws -> Verification
-    {
+    /// The verify stage on `codebase`, already written; coverage reads the listings `memo` parsed.
+    private func verify(
+        _ codebase: Codebase, tutorials: [AuditedTutorial], memo: ParseMemo, _ timings: inout [StageTiming]
+    ) async throws -> Verification {
         let progress = self.progress
         let checked = tutorials.map(\.checked)
         let narrowing: @Sendable (Set<String>) async throws -> (codebase: Codebase, directory: String) = {
@@ -128,7 +128,8 @@ public struct Pipeline: Sendable {
                 programTimeout: options.programTimeout, repetitions: options.repetitions,
                 cache: VerificationCache(in: options.destination, folder: BuildOptions.Inside.verificationCache),
                 remoteCache: options.remoteCache.map(RemoteCache.init), reusesCache: !options.force,
-                cachedOnly: options.cachedOnly, shard: options.shard, narrowing: narrowing,
+                cachedOnly: options.cachedOnly, coverage: options.coverage, memo: memo, shard: options.shard,
+                narrowing: narrowing,
                 progress: { progress.stageDetail($0) }, advanced: { progress.stageProgress($0) }),
             (codebase, checked), &timings)
     }
@@ -140,7 +141,7 @@ public struct Pipeline: Sendable {
         var timings = prepared
         try CodebaseWriter(directory: options.codebase).write(codebase)
         var verification: Verification?
-        if options.verify { verification = try await verify(codebase, tutorials: tutorials, &timings) }
+        if options.verify { verification = try await verify(codebase, tutorials: tutorials, memo: memo, &timings) }
         // A shard cannot see every step, so it renders no pages.
         var site: [SiteFile]?
         if options.shard == nil {

@@ -56,16 +56,74 @@ public struct CodeLine: Sendable, Hashable, Codable {
     public var isHidden: Bool
     /// Where the line's code starts in the source file.
     public var location: SourceLocation
+    /// The author's word that the line is not meant to run, when its marker ends it (the
+    /// marker is not part of `code`).
+    public var excuse: Excuse?
 
     /// Creates a line.
-    public init(code: String, isHidden: Bool, location: SourceLocation) {
+    public init(code: String, isHidden: Bool, location: SourceLocation, excuse: Excuse? = nil) {
         self.code = code
         self.isHidden = isHidden
         self.location = location
+        self.excuse = excuse
     }
 
     /// The region a `// region: name` or `// endregion: name` line opens or closes.
     public var regionMarker: RegionMarker? { RegionMarker(line: code) }
+}
+
+/// An author's word that a listing line is not meant to run (a `fatalError` on an impossible
+/// path): a comment that ends the line, `// stepwise: not run: <reason>`. Parsing takes it out
+/// of the line's code, so it is on no page and in no generated file; line coverage counts the
+/// line as excused while it never runs.
+public struct Excuse: Sendable, Hashable, Codable {
+    /// Why the line is not meant to run.
+    public var reason: String
+    /// Where the marker starts (its `//`).
+    public var location: SourceLocation
+
+    /// Creates an excuse.
+    public init(reason: String, location: SourceLocation) {
+        self.reason = reason
+        self.location = location
+    }
+
+    /// What starts a marker.
+    public static let prefix = "// stepwise:"
+    /// What follows `prefix` in the one marker there is.
+    public static let notRun = "not run"
+
+    /// A marker found at the end of a line of code.
+    public struct Marker: Sendable, Hashable {
+        /// The line without the marker and the blanks before it.
+        public var code: String
+        /// Where the marker starts in the line, in Unicode scalars from 0.
+        public var offset: Int
+        /// The reason; nil when the marker gives none, or is not `not run`.
+        public var reason: String?
+        /// Whether the marker is `not run` (else it names something Stepwise does not know).
+        public var isNotRun: Bool
+    }
+
+    /// The marker that ends `line`, if any: `// stepwise:` at the line's start or after a
+    /// blank, to the end of the line. (Text is read as it is: a string literal that holds the
+    /// marker's words followed by nothing but its closing quote would be read as one too.)
+    public static func marker(in line: String) -> Marker? {
+        guard let range = line.range(of: prefix, options: .backwards),
+            range.lowerBound == line.startIndex || line[line.index(before: range.lowerBound)].isWhitespace
+        else { return nil }
+        let rest = line[range.upperBound...].trimmingWhitespace()
+        let isNotRun = rest == notRun || rest.hasPrefix(notRun + ":") || rest.hasPrefix(notRun + " ")
+        var reason: String?
+        if isNotRun, rest.dropFirst(notRun.count).hasPrefix(":") {
+            let text = rest.dropFirst(notRun.count + 1).trimmingWhitespace()
+            reason = text.isEmpty ? nil : text
+        }
+        let code = String(line[..<range.lowerBound])
+        return Marker(
+            code: String(code.reversed().drop { $0 == " " || $0 == "\t" }.reversed()),
+            offset: code.unicodeScalars.count, reason: reason, isNotRun: isNotRun)
+    }
 }
 
 /// A line that opens or closes a named region of a file: `// region: name`, `// endregion: name`.

@@ -10,6 +10,8 @@ public struct StepVerdict: Sendable, Hashable {
         public var status: VerificationStatus
         /// The problems in the listing's lines (in this language or in the source's code it shares).
         public var diagnostics: [Diagnostic]
+        /// Which of its lines ran, in this language's listing, when coverage was measured.
+        public var coverage: ListingCoverage?
     }
 
     /// The target backing the step in this language, when the codebase has one.
@@ -44,9 +46,17 @@ public struct StepVerdict: Sendable, Hashable {
             let own = diagnostics.filter { $0.listingID == listing.id }
             claimed.formUnion(own)
             return ListingVerdict(
-                id: listing.id, status: status == .verified && !own.isEmpty ? .failed : status, diagnostics: own)
+                id: listing.id, status: status == .verified && !own.isEmpty ? .failed : status, diagnostics: own,
+                coverage: result?.coverage?.languages[language]?[listing.id])
         }
         self.otherDiagnostics = diagnostics.filter { !claimed.contains($0) }
+    }
+
+    /// The step's listing coverage: its listings' lines added up; nil when coverage was not
+    /// measured.
+    public var coverage: CoverageFigure? {
+        let figures = listings.compactMap(\.coverage?.figure)
+        return figures.isEmpty ? nil : CoverageFigure.sum(figures)
     }
 
     /// The verdict on listing `id`.

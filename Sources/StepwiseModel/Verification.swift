@@ -109,11 +109,15 @@ public struct TargetResult: Sendable, Hashable {
     public var diagnostics: [Diagnostic]
     /// The cache the result was taken from, or nil when it comes from this run.
     public var cache: CacheSource?
+    /// Which lines of the step's listings ran, when coverage was measured (in this run, or in
+    /// the run whose result the cache holds).
+    public var coverage: TargetCoverage?
 
     /// Creates a result.
     public init(
         compiled: Bool, passed: Int = 0, failed: Int = 0, flaky: [FlakyTest] = [], runs: Int = 0,
-        outputs: [String: OutputResult] = [:], diagnostics: [Diagnostic] = [], cache: CacheSource? = nil
+        outputs: [String: OutputResult] = [:], diagnostics: [Diagnostic] = [], cache: CacheSource? = nil,
+        coverage: TargetCoverage? = nil
     ) {
         self.compiled = compiled
         self.passed = passed
@@ -123,6 +127,7 @@ public struct TargetResult: Sendable, Hashable {
         self.outputs = outputs
         self.diagnostics = diagnostics
         self.cache = cache
+        self.coverage = coverage
     }
 
     /// Whether the result was taken from a verification cache rather than from this run.

@@ -114,7 +114,7 @@ private struct Reading {
             let hidden = line.text == "#" || line.text.hasPrefix("# ")
             let stripped = hidden ? String(line.text.dropFirst(2)) : line.text
             let location = hidden ? line.location.advanced(byLines: 0, column: line.location.column + 2) : line.location
-            return CodeLine(code: stripped, isHidden: hidden, location: location)
+            return excused(CodeLine(code: stripped, isHidden: hidden, location: location))
         }
         if code.isEmpty {
             problems.append(.error("listing '\(id)' holds no code", at: element.location))
@@ -123,6 +123,32 @@ private struct Reading {
             id: id, kind: element.attribute("kind").flatMap(Listing.Kind.init(rawValue:)) ?? .source, file: file,
             region: element.attribute("region"), location: element.location, lines: code,
             translation: translation(element))
+    }
+
+    /// `line` without the `// stepwise: not run: <reason>` marker that ends it, with its
+    /// `Excuse`; an error at a marker that gives no reason, names no `not run`, or ends a line
+    /// without code.
+    mutating func excused(_ line: CodeLine) -> CodeLine {
+        guard let marker = Excuse.marker(in: line.code) else { return line }
+        let location = line.location.advanced(byLines: 0, column: line.location.column + marker.offset)
+        let form = "`\(Excuse.prefix) \(Excuse.notRun): <why the line never runs>`"
+        guard marker.isNotRun else {
+            problems.append(.error("unknown Stepwise marker: the one marker is \(form)", at: location))
+            return line
+        }
+        guard let reason = marker.reason else {
+            problems.append(.error("a 'not run' marker needs its reason: \(form)", at: location))
+            return line
+        }
+        guard !marker.code.trimmingWhitespace().isEmpty else {
+            problems.append(
+                .error("a 'not run' marker excuses the code on its own line, and this line has none", at: location))
+            return line
+        }
+        var excused = line
+        excused.code = marker.code
+        excused.excuse = Excuse(reason: reason, location: location)
+        return excused
     }
 
     /// The element's text as lines, with the location of each: a leading line break and

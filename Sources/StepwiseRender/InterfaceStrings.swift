@@ -19,7 +19,7 @@ public struct InterfaceStrings: Sendable {
     let plurals: PluralRules
 
     /// The keys whose string is chosen by a number, `{count}` in its text.
-    static let counted: Set<String> = ["steps", "searchCount", "changedLines"]
+    static let counted: Set<String> = ["steps", "searchCount", "changedLines", "linesRan", "linesExcused"]
 
     /// A string as a file writes it: one text, or one per plural category.
     enum Entry: Decodable {

@@ -150,6 +150,8 @@ enum Pages {
         var code: String
         var status: String
         var badge: String
+        /// The listing's coverage figure ("11/12 lines ran"), when coverage was measured.
+        var coverage: String?
         var hasDiagnostics: Bool
         var diagnostics: [String]
         /// The words that name the lines changed since the step before, when any are marked.

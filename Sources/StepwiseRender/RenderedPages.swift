@@ -12,7 +12,8 @@ import StepwiseSyntax
 /// assets, interface strings), the site's languages, whether verification was skipped, failed
 /// or succeeded, every file of the tutorial's folder (its manifest, documents, source memory
 /// and hidden files: the parse and the translation audit are functions of these), the language,
-/// and for each step the target backing it with that target's status and diagnostics.
+/// and for each step the target backing it with that target's status, diagnostics and line
+/// coverage in the language.
 /// The pages every tutorial shares (the index, the search page and index, the root) are
 /// always rendered.
 struct RenderedPages: Codable, Sendable {
@@ -60,6 +61,7 @@ struct RenderedPages: Codable, Sendable {
             digest.add("target", target?.name ?? "")
             digest.add("status", result?.status(in: language).rawValue ?? "")
             digest.add("diagnostics", (try? encoder.encode(result?.diagnostics(in: language) ?? [])) ?? Data())
+            digest.add("coverage", (try? encoder.encode(result?.coverage?.languages[language])) ?? Data())
         }
         return digest.hex
     }

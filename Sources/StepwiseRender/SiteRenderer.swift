@@ -283,6 +283,8 @@ public struct SiteRenderer: Stage {
             let status = listingVerdict?.status ?? .unverified
             let diagnostics = showsDiagnostics ? listingVerdict?.diagnostics ?? [] : []
             let changed = files.changedLines(of: listing, inStep: index) ?? []
+            let coverage = listingVerdict?.coverage
+            let lineCoverage = Self.lineCoverage(coverage, of: listing)
             let state = marks?.state(at: listing.location)
             let wholeFile = files.wholeFile(of: listing, inStep: index).map { whole in
                 zip(whole, highlightedLines(whole.map(\.code), highlighted: &highlighted)).map { line, html in
@@ -297,9 +299,11 @@ public struct SiteRenderer: Stage {
                     sourceLanguage: state == .untranslated ? marks?.sourceLanguage : nil,
                     code: highlightedLines(listing.visibleLines.map(\.code), highlighted: &highlighted).enumerated().map
                     { line, html in
-                        changed.contains(line) ? Self.mark(html, as: "changed") : html
+                        Self.line(
+                            html, changed: changed.contains(line), coverage: lineCoverage[line], strings: strings)
                     }.joined(separator: "\n"),
                     status: status.rawValue, badge: badge(status, target: verdict.target, strings: strings),
+                    coverage: coverage.flatMap { Self.figure($0.figure, strings: strings) },
                     hasDiagnostics: !diagnostics.isEmpty,
                     diagnostics: diagnostics.map { DiagnosticLimit.cut($0.description, fullText: "report.json") },
                     changes: changed.isEmpty
@@ -363,6 +367,66 @@ public struct SiteRenderer: Stage {
     /// A line of highlighted HTML set apart as `kind` (`changed`, `region`).
     private static func mark(_ html: String, as kind: String) -> String {
         "<span class=\"line \(kind)\">\(html)</span>"
+    }
+
+    /// What line coverage says of a line a reader sees.
+    enum LineCoverage: Equatable {
+        /// It never ran in the tests or the program.
+        case uncovered
+        /// It never ran, and is not meant to.
+        case excused(ExcusedLine)
+    }
+
+    /// What `coverage` says of each of `listing`'s visible lines, by their index among them;
+    /// empty when coverage was not measured. Lines that ran, and lines that are no code, are
+    /// not in it.
+    static func lineCoverage(_ coverage: ListingCoverage?, of listing: Listing) -> [Int: LineCoverage] {
+        guard let coverage else { return [:] }
+        let uncovered = Set(coverage.uncovered.map(\.line))
+        let excused = Dictionary(coverage.excused.map { ($0.location.line, $0) }) { first, _ in first }
+        var lines: [Int: LineCoverage] = [:]
+        for (index, line) in listing.visibleLines.enumerated() {
+            if uncovered.contains(line.location.line) {
+                lines[index] = .uncovered
+            } else if let excuse = excused[line.location.line] {
+                lines[index] = .excused(excuse)
+            }
+        }
+        return lines
+    }
+
+    /// A line of highlighted HTML with its marks: changed since the step before; never run, or
+    /// excused, with a quiet mark in the gutter and its words, for screen readers in the line
+    /// (`line-note`, which the copy button leaves out), in a `title` for the mouse. An excused
+    /// line takes the keyboard's focus, which shows its reason.
+    static func line(_ html: String, changed: Bool, coverage: LineCoverage?, strings: InterfaceStrings) -> String {
+        let classes = ["line"] + (changed ? ["changed"] : [])
+        switch coverage {
+        case nil:
+            return changed ? mark(html, as: "changed") : html
+        case .uncovered:
+            let words = HTML.escape(strings["lineNotRun"])
+            return "<span class=\"\((classes + ["uncovered"]).joined(separator: " "))\" title=\"\(words)\">\(html)"
+                + "<span class=\"line-note\"> \(words)</span></span>"
+        case .excused(let excuse):
+            let reason =
+                excuse.reasonLanguage == strings.language
+                ? HTML.escape(excuse.reason)
+                : "<span lang=\"\(HTML.escape(excuse.reasonLanguage))\">\(HTML.escape(excuse.reason))</span>"
+            let note = HTML.escape(strings["lineExcused"]).replacingOccurrences(of: "{reason}", with: reason)
+            let title = HTML.escape(strings.format("lineExcused", ["reason": excuse.reason]))
+            return
+                "<span class=\"\((classes + ["excused"]).joined(separator: " "))\" tabindex=\"0\" title=\"\(title)\">"
+                + "\(html)<span class=\"line-note\"> \(note)</span></span>"
+        }
+    }
+
+    /// A listing's coverage figure for its badge, "11/12 lines ran", with its excused lines
+    /// when it has any; nil for a listing without executable lines.
+    static func figure(_ figure: CoverageFigure, strings: InterfaceStrings) -> String? {
+        guard figure.executable > 0 else { return nil }
+        let ran = strings.format("linesRan", count: figure.executable, ["covered": "\(figure.covered)"])
+        return figure.excused == 0 ? ran : ran + " · " + strings.format("linesExcused", count: figure.excused)
     }
 
     /// 0-based line indices as 1-based ranges: `3–7, 12`.

@@ -65,10 +65,12 @@ public struct Report: Stage {
         return TutorialReport(
             id: tutorial.id, sourceLanguage: tutorial.manifest.sourceLanguage, manifest: tutorial.manifest.file,
             languages: tutorial.orderedDocuments.map { document in
-                LanguageReport(
+                let steps = document.steps.enumerated().map { step($1, number: $0 + 1, document, tutorial, input) }
+                let figures = steps.compactMap(\.coverage?.figure)
+                return LanguageReport(
                     language: document.language, file: document.file, words: document.wordCount,
                     translation: audited.translations[document.language].map(TranslationReport.init),
-                    steps: document.steps.enumerated().map { step($1, number: $0 + 1, document, tutorial, input) })
+                    steps: steps, coverage: figures.isEmpty ? nil : CoverageReport(CoverageFigure.sum(figures)))
             })
     }
 
@@ -97,8 +99,10 @@ public struct Report: Stage {
                     column: listing.location.column, target: target?.name ?? "",
                     generatedFile: target?.path(of: listing.kind, listing.file) ?? "",
                     status: listingVerdict.status,
-                    diagnostics: listingVerdict.diagnostics.map(DiagnosticReport.init))
+                    diagnostics: listingVerdict.diagnostics.map(DiagnosticReport.init),
+                    coverage: listingVerdict.coverage.map(ListingCoverageReport.init))
             },
-            diagnostics: verdict.otherDiagnostics.map(DiagnosticReport.init))
+            diagnostics: verdict.otherDiagnostics.map(DiagnosticReport.init),
+            coverage: verdict.coverage.map(CoverageReport.init))
     }
 }

@@ -67,6 +67,66 @@ public struct LanguageReport: Codable, Sendable, Equatable {
     public var translation: TranslationReport?
     /// Every step.
     public var steps: [StepReport]
+    /// The listing lines of every step that ran, of those that can run; absent when coverage
+    /// was not measured (`--coverage`).
+    public var coverage: CoverageReport?
+}
+
+/// Lines covered of executable lines: of a step's listings, or of a tutorial's in one language.
+/// Comments, blank lines, imports, declarations without a body and lines of only closing
+/// brackets are not executable.
+public struct CoverageReport: Codable, Sendable, Equatable {
+    /// Executable listing lines that ran (in the tests or in the program).
+    public var covered: Int
+    /// Executable listing lines that never ran and that the author excused as not meant to run.
+    public var excused: Int
+    /// Executable listing lines.
+    public var executable: Int
+    /// (covered + excused) ÷ executable, in percent, one decimal, rounded down (100 when nothing
+    /// is executable).
+    public var percent: Double
+
+    /// The report of `figure`.
+    public init(_ figure: CoverageFigure) {
+        covered = figure.covered
+        excused = figure.excused
+        executable = figure.executable
+        percent = figure.percent
+    }
+
+    /// Its figure.
+    public var figure: CoverageFigure { CoverageFigure(covered: covered, excused: excused, executable: executable) }
+}
+
+/// Which executable lines of one listing, in one language, ran.
+public struct ListingCoverageReport: Codable, Sendable, Equatable {
+    /// Executable lines that ran.
+    public var covered: Int
+    /// Executable lines that never ran.
+    public var uncovered: Int
+    /// Where they are: their lines in the tutorial source (`ListingReport.file`).
+    public var uncoveredLines: [Int]
+    /// Executable lines that never ran and that the author excused as not meant to run.
+    public var excused: Int
+    /// Which they are, with their reasons.
+    public var excusedLines: [ExcusedLineReport]
+
+    /// The report of `coverage`.
+    public init(_ coverage: ListingCoverage) {
+        covered = coverage.covered
+        uncovered = coverage.uncovered.count
+        uncoveredLines = coverage.uncovered.map(\.line)
+        excused = coverage.excused.count
+        excusedLines = coverage.excused.map { ExcusedLineReport(line: $0.location.line, reason: $0.reason) }
+    }
+}
+
+/// A listing line excused as not meant to run (`// stepwise: not run: <reason>`).
+public struct ExcusedLineReport: Codable, Sendable, Equatable {
+    /// Its line in the tutorial source (`ListingReport.file`).
+    public var line: Int
+    /// Why it is not meant to run.
+    public var reason: String
 }
 
 /// A translation's segments: how many are current, stale, untranslated and missing (as `build-docs status` shows).
@@ -157,6 +217,9 @@ public struct StepReport: Codable, Sendable, Equatable {
     public var listings: [ListingReport]
     /// Problems of the step that no listing holds (failed tests, this language's output mismatch).
     public var diagnostics: [DiagnosticReport]
+    /// The step's listing coverage: its listings' executable lines that ran; absent when
+    /// coverage was not measured (`--coverage`).
+    public var coverage: CoverageReport?
 }
 
 /// Whether a step's program printed what the page shows, in one language.
@@ -221,6 +284,8 @@ public struct ListingReport: Codable, Sendable, Equatable {
     public var status: VerificationStatus
     /// Problems in the listing's own lines.
     public var diagnostics: [DiagnosticReport]
+    /// Which of its executable lines ran; absent when coverage was not measured (`--coverage`).
+    public var coverage: ListingCoverageReport?
 }
 
 /// A diagnostic, flat.

@@ -17,7 +17,7 @@ import SwiftSyntax
 public final class ParseMemo: @unchecked Sendable {
     /// Changes whenever what is kept changes meaning (a new swift-syntax, a new derivation),
     /// so that a file written by an older Stepwise is ignored.
-    public static let version = "stepwise-parse-2 swift-syntax-602"
+    public static let version = "stepwise-parse-3 swift-syntax-602"
 
     /// The saved memo: a binary property list, whose values (each a JSON text) are read as
     /// they are, not unescaped, so that loading and saving it costs next to nothing.

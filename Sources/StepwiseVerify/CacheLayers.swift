@@ -30,11 +30,11 @@ struct CacheLayers {
     }
 
     /// The verified entry stored under `key` (for the target `target`) whose tests ran at
-    /// least `runs` times, and where it came from.
-    mutating func entry(_ key: String, target: String, runs: Int) async -> (
+    /// least `runs` times (with `coverage`, one holding the coverage), and where it came from.
+    mutating func entry(_ key: String, target: String, runs: Int, coverage: Bool) async -> (
         entry: VerificationCache.Entry, source: CacheSource
     )? {
-        if let entry = local?.entry(key, runs: runs) { return (entry, .local) }
+        if let entry = local?.entry(key, runs: runs, coverage: coverage) { return (entry, .local) }
         guard let remote, !remoteDown else { return nil }
         switch await remote.fetch(key: key) {
         case .hit(let data):
@@ -44,7 +44,7 @@ struct CacheLayers {
                     "\(target): the remote cache's entry could not be read as a verified result; verified again")
                 return nil
             }
-            guard entry.runs >= runs else { return nil }
+            guard entry.serves(runs: runs, coverage: coverage) else { return nil }
             activity?.fetched += 1
             try? local?.store(entry)
             return (entry, .remote)

@@ -23,19 +23,22 @@ enum ProcessRunner {
     /// How much of a stopped program's output its result keeps: its last lines, at most so many bytes.
     static let keptTail = (lines: 50, bytes: 8 << 10)
 
-    /// Runs `executable`, telling `onLine` each line of its output as it is written.
+    /// Runs `executable`, telling `onLine` each line of its output as it is written. It
+    /// inherits this process's environment, with `environment`'s variables set.
     static func run(
-        _ executable: String, _ arguments: [String], in directory: String? = nil, timeout: Duration,
+        _ executable: String, _ arguments: [String], in directory: String? = nil,
+        environment: [String: String] = [:], timeout: Duration,
         onLine: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> Result {
         try await run(
-            executable, arguments, in: directory, until: { try await Task.sleep(for: timeout) }, onLine: onLine)
+            executable, arguments, in: directory, environment: environment,
+            until: { try await Task.sleep(for: timeout) }, onLine: onLine)
     }
 
     /// Runs `executable` until it ends or `deadline` returns, whichever comes first.
     static func run(
         _ executable: String, _ arguments: [String], in directory: String? = nil,
-        until deadline: @escaping @Sendable () async throws -> Void,
+        environment: [String: String] = [:], until deadline: @escaping @Sendable () async throws -> Void,
         onLine: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> Result {
         let output = Output()
@@ -48,7 +51,13 @@ enum ProcessRunner {
                 ]
                 let result = try await Subprocess.run(
                     executable.contains("/") ? .path(FilePath(executable)) : .name(executable),
-                    arguments: Arguments(arguments), workingDirectory: directory.map { FilePath($0) },
+                    arguments: Arguments(arguments),
+                    environment: .inherit.updating(
+                        Dictionary(
+                            uniqueKeysWithValues: environment.map {
+                                (Environment.Key(rawValue: $0.key)!, Optional($0.value))
+                            })),
+                    workingDirectory: directory.map { FilePath($0) },
                     platformOptions: options, input: .none, output: .sequence, error: .combinedWithOutput
                 ) { execution in
                     for try await chunk in execution.standardOutput {

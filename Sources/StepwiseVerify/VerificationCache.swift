@@ -20,6 +20,9 @@ public struct VerificationCache: Sendable {
         public var passed: Int
         /// What its program printed, by language (it matched the page).
         public var outputs: [String: String]
+        /// How many times each line of the step's listings ran (`TargetCoverage.counts`), when
+        /// the run measured coverage; absent otherwise.
+        public var coverage: [String: [Int?]]? = nil
 
         /// The entry as stored: pretty-printed JSON with sorted keys, the same bytes for the
         /// same entry on every machine (the remote cache addresses it by its hash).
@@ -28,6 +31,10 @@ public struct VerificationCache: Sendable {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             return try encoder.encode(self)
         }
+
+        /// Whether it stands for a run of at least `runs` test runs (with `coverage`, one that
+        /// measured coverage).
+        func serves(runs: Int, coverage: Bool) -> Bool { self.runs >= runs && (!coverage || self.coverage != nil) }
     }
 
     /// Where entries are written (`Output/`): every write goes through it.
@@ -41,11 +48,13 @@ public struct VerificationCache: Sendable {
         self.folder = folder
     }
 
-    /// The entry stored under `key`, when there is one whose tests ran at least `runs` times.
-    public func entry(_ key: String, runs: Int) -> Entry? {
+    /// The entry stored under `key`, when there is one whose tests ran at least `runs` times
+    /// (and, with `coverage`, that holds the coverage).
+    public func entry(_ key: String, runs: Int, coverage: Bool = false) -> Entry? {
         let path = (destination.root as NSString).appendingPathComponent(self.path(key))
         guard let data = FileManager.default.contents(atPath: path),
-            let entry = try? JSONDecoder().decode(Entry.self, from: data), entry.key == key, entry.runs >= runs
+            let entry = try? JSONDecoder().decode(Entry.self, from: data), entry.key == key,
+            entry.serves(runs: runs, coverage: coverage)
         else { return nil }
         return entry
     }

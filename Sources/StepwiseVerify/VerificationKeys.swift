@@ -15,8 +15,10 @@ import StepwiseModel
 /// the step it imports. Keys depend on nothing outside their target's own closure, so the
 /// package of a shard gives the same keys as the whole package.
 public struct VerificationKeys: Sendable, Equatable {
-    /// Changes whenever verification changes what it checks, so older entries stop matching.
-    public static let stepwiseVersion = "stepwise-verify-2"
+    /// Changes whenever verification changes what it checks or what an entry holds, so older
+    /// entries stop matching (3: entries hold line coverage; one of an older version, without it,
+    /// is never read as a run whose lines all stayed unrun).
+    public static let stepwiseVersion = "stepwise-verify-3"
 
     /// What verification ran with, besides the codebase.
     public struct Environment: Sendable, Equatable {

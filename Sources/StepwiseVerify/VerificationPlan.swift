@@ -11,20 +11,21 @@ struct VerificationPlan {
     /// The benchmarks of the steps in scope whose build no cache holds.
     var pendingBenchmarks: [BenchmarkProduct] = []
 
-    /// Asks `caches` for each step target in `scope` (tests run at least `runs` times) and for
-    /// each benchmark that runs on one of them; with `reusesCache` false, asks nothing and
-    /// plans to verify them all.
+    /// Asks `caches` for each step target in `scope` (tests run at least `runs` times; with
+    /// `coverage`, its coverage measured) and for each benchmark that runs on one of them; with
+    /// `reusesCache` false, asks nothing and plans to verify them all.
     init(
-        scope: [StepTarget], benchmarks: [BenchmarkProduct], keys: VerificationKeys, runs: Int, reusesCache: Bool,
-        caches: inout CacheLayers
+        scope: [StepTarget], benchmarks: [BenchmarkProduct], keys: VerificationKeys, runs: Int, coverage: Bool,
+        reusesCache: Bool, caches: inout CacheLayers
     ) async {
         for target in scope {
             if let (entry, source) = await Self.lookUp(
-                keys.targets[target.name], target.name, runs: runs, reusesCache, &caches)
+                keys.targets[target.name], target.name, runs: runs, coverage: coverage, reusesCache, &caches)
             {
                 results[target.name] = TargetResult(
                     compiled: true, passed: entry.passed, runs: entry.runs,
-                    outputs: entry.outputs.mapValues { OutputResult(matched: true, actual: $0) }, cache: source)
+                    outputs: entry.outputs.mapValues { OutputResult(matched: true, actual: $0) }, cache: source,
+                    coverage: entry.coverage.map { TargetCoverage(counts: $0) })
             } else {
                 pending.append(target)
                 results[target.name] = TargetResult(compiled: true)
@@ -32,7 +33,8 @@ struct VerificationPlan {
         }
         // A benchmark has no tests: any entry of its key is a verified build.
         for benchmark in benchmarks where results[benchmark.step] != nil && keys.benchmarks[benchmark.target] != nil {
-            if await Self.lookUp(keys.benchmarks[benchmark.target], benchmark.target, runs: 1, reusesCache, &caches)
+            if await Self.lookUp(
+                keys.benchmarks[benchmark.target], benchmark.target, runs: 1, coverage: false, reusesCache, &caches)
                 == nil
             {
                 pendingBenchmarks.append(benchmark)
@@ -42,9 +44,9 @@ struct VerificationPlan {
 
     /// The entry `caches` hold under `key` for `name`, or nil to verify it.
     private static func lookUp(
-        _ key: String?, _ name: String, runs: Int, _ reusesCache: Bool, _ caches: inout CacheLayers
+        _ key: String?, _ name: String, runs: Int, coverage: Bool, _ reusesCache: Bool, _ caches: inout CacheLayers
     ) async -> (entry: VerificationCache.Entry, source: CacheSource)? {
         guard reusesCache, let key else { return nil }
-        return await caches.entry(key, target: name, runs: runs)
+        return await caches.entry(key, target: name, runs: runs, coverage: coverage)
     }
 }

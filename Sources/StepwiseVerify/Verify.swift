@@ -1,12 +1,15 @@
 import Foundation
+import StepwiseFiles
 import StepwiseModel
 import StepwiseRemoteCache
+import StepwiseSyntax
 import Synchronization
 
 /// The fifth stage: builds every step of the generated codebase with one SwiftPM build,
 /// runs every step's tests (as many times as asked), runs every step's program in every
 /// language and compares what it prints with the step's expected output. Every failure is
-/// mapped back to the line of the tutorial source it came from.
+/// mapped back to the line of the tutorial source it came from. With `coverage`, the build is
+/// instrumented and every listing line's runs are counted (see `CoverageRun`).
 ///
 /// A step target whose inputs are identical to those of an earlier verified run is taken
 /// from a cache instead: this checkout's, then the team's remote cache. When every step
@@ -35,6 +38,12 @@ public struct Verify: Sendable {
     /// Whether to verify nothing: every step target must come from a cache, and one that
     /// does not fails (`--cached-only`).
     public let cachedOnly: Bool
+    /// Whether to measure the line coverage of the step targets verified in this run (a target
+    /// taken from a cache has its stored coverage; without `coverage`, an entry stored without
+    /// coverage is taken too).
+    public let coverage: Bool
+    /// What the run parsed of the listings already, which coverage reads again; nil to parse.
+    public let memo: ParseMemo?
     /// When set, only the step targets of this shard are verified (`--shard`); the others are
     /// left out of the verification.
     public let shard: Shard?
@@ -60,7 +69,8 @@ public struct Verify: Sendable {
     public init(
         directory: String, swift: String = defaultSwift, testTimeout: Duration = defaultTestTimeout,
         programTimeout: Duration = defaultProgramTimeout, repetitions: Int = 1, cache: VerificationCache? = nil,
-        remoteCache: RemoteCache? = nil, reusesCache: Bool = true, cachedOnly: Bool = false, shard: Shard? = nil,
+        remoteCache: RemoteCache? = nil, reusesCache: Bool = true, cachedOnly: Bool = false, coverage: Bool = false,
+        memo: ParseMemo? = nil, shard: Shard? = nil,
         narrowing: (@Sendable (Set<String>) async throws -> (codebase: Codebase, directory: String))? = nil,
         progress: @escaping @Sendable (String) -> Void = { _ in },
         advanced: @escaping @Sendable (StageProgress) -> Void = { _ in }
@@ -75,6 +85,8 @@ public struct Verify: Sendable {
         self.remoteCache = remoteCache
         self.reusesCache = reusesCache
         self.cachedOnly = cachedOnly
+        self.coverage = coverage
+        self.memo = memo
         self.shard = shard
         self.narrowing = narrowing
         self.progress = progress
@@ -83,6 +95,11 @@ public struct Verify: Sendable {
 
     /// Verifies `codebase`, already written to `directory`.
     public func verify(_ codebase: Codebase, tutorials: [CheckedTutorial]) async throws -> Verification {
+        readCoverage(of: try await verifyTargets(codebase, tutorials: tutorials), codebase, tutorials)
+    }
+
+    /// Verifies `codebase`: takes what the caches hold, builds and runs the rest.
+    private func verifyTargets(_ codebase: Codebase, tutorials: [CheckedTutorial]) async throws -> Verification {
         let keys = VerificationKeys(
             codebase: codebase, tutorials: tutorials,
             environment: .init(
@@ -92,8 +109,8 @@ public struct Verify: Sendable {
         var caches = CacheLayers(local: cache, remote: remoteCache)
         let scope = codebase.targets.filter { shard?.contains($0.name) ?? true }
         let plan = await VerificationPlan(
-            scope: scope, benchmarks: codebase.benchmarks, keys: keys, runs: repetitions, reusesCache: reusesCache,
-            caches: &caches)
+            scope: scope, benchmarks: codebase.benchmarks, keys: keys, runs: repetitions, coverage: coverage,
+            reusesCache: reusesCache, caches: &caches)
         var results = plan.results
         let (pending, pendingBenchmarks) = (plan.pending, plan.pendingBenchmarks)
         if cachedOnly {
@@ -148,9 +165,12 @@ public struct Verify: Sendable {
         var caches = caches
         let mapper = SourceMapper(codebase: codebase, directory: directory)
         var general: [Diagnostic] = []
+        let coverageRun = coverage && !pending.isEmpty ? try CoverageRun(directory: directory, swift: swift) : nil
         let buildStarted = ContinuousClock.now
         let build = try await ProcessRunner.run(
-            swift, ["build", "--package-path", directory, "--build-tests"], timeout: .seconds(3600)
+            swift,
+            ["build", "--package-path", directory, "--build-tests"]
+                + (coverageRun == nil ? [] : ["--enable-code-coverage"]), timeout: .seconds(3600)
         ) { [advanced] line in
             guard let step = Self.buildStep(line) else { return }
             advanced(
@@ -184,9 +204,14 @@ public struct Verify: Sendable {
         }
 
         if !pending.isEmpty {
-            general += try await runTests(pending, of: codebase, mapper: mapper, into: &results)
+            general += try await runTests(
+                pending, of: codebase, mapper: mapper, environment: coverageRun?.testEnvironment ?? [:], into: &results)
             progress("running the programs of \(pending.count) steps in their languages")
-            try await checkOutputs(pending, of: codebase, tutorials: tutorials, into: &results)
+            try await checkOutputs(pending, of: codebase, tutorials: tutorials, coverage: coverageRun, into: &results)
+        }
+        if let coverageRun {
+            progress("measuring the line coverage of \(pending.count) steps")
+            try await measure(coverageRun, of: pending, in: codebase, tutorials: tutorials, into: &results)
         }
         // Only a target verified in every language it backs is stored: an entry says that every
         // output its key covers matched.
@@ -195,9 +220,55 @@ public struct Verify: Sendable {
             try await caches.store(
                 .init(
                     key: keys.targets[target.name]!, target: target.name, runs: result.runs, passed: result.passed,
-                    outputs: result.outputs.mapValues(\.actual)))
+                    outputs: result.outputs.mapValues(\.actual), coverage: result.coverage?.counts))
         }
         return finished(results, caches, general: general)
+    }
+
+    /// Measures the line coverage of `targets` from the profiles `run` holds: the test bundle
+    /// and the lessons of their tutorials are read, for the targets' own sources and tests.
+    private func measure(
+        _ run: CoverageRun, of targets: [StepTarget], in codebase: Codebase, tutorials: [CheckedTutorial],
+        into results: inout [String: TargetResult]
+    ) async throws {
+        let root = FolderBoundary(directory).resolvedFolder
+        let binaries = root + "/" + PackageLayout.debugBinaries
+        let bundles = ((try? FileManager.default.contentsOfDirectory(atPath: binaries)) ?? []).filter {
+            $0.hasSuffix(".xctest")
+        }.sorted().map { binaries + "/" + $0 }
+        let lessons = codebase.lessons.filter { lesson in targets.contains { $0.tutorialID == lesson.tutorialID } }
+            .map { binaries + "/" + $0.name }.filter { FileManager.default.fileExists(atPath: $0) }
+        let sources = targets.flatMap {
+            [root + "/" + PackageLayout.sources(of: $0.name), root + "/" + PackageLayout.tests(of: $0.testName)]
+        }
+        let mapper = SourceMapper(codebase: codebase, directory: directory)
+        var lines: [String: [Int: Int]] = [:]
+        for (path, counts) in try await run.measure(objects: bundles + lessons, sources: sources) {
+            if let relative = mapper.relativePath(path) { lines[relative] = counts }
+        }
+        for target in targets {
+            guard let tutorial = tutorials.first(where: { $0.tutorial.id == target.tutorialID })?.tutorial else {
+                continue
+            }
+            results[target.name]!.coverage = TargetCoverage(
+                counts: CoverageMapping.counts(of: target, in: tutorial, codebase: codebase, lines: lines))
+        }
+    }
+
+    /// Reads each target's coverage (measured in this run or taken from a cache) on the listings
+    /// of each language it backs.
+    private func readCoverage(
+        of verification: Verification, _ codebase: Codebase, _ tutorials: [CheckedTutorial]
+    ) -> Verification {
+        var verification = verification
+        for target in codebase.targets {
+            guard let counts = verification.targets[target.name]?.coverage?.counts,
+                let tutorial = tutorials.first(where: { $0.tutorial.id == target.tutorialID })?.tutorial
+            else { continue }
+            verification.targets[target.name]!.coverage!.languages = CoverageMapping.languages(
+                of: target, counts: counts, in: tutorial, codebase: codebase, memo: memo)
+        }
+        return verification
     }
 
     /// The verification of `results`, with what the remote cache did.
@@ -231,7 +302,7 @@ public struct Verify: Sendable {
 
     /// Runs the tests of `targets` `repetitions` times and records each test's outcomes.
     private func runTests(
-        _ targets: [StepTarget], of codebase: Codebase, mapper: SourceMapper,
+        _ targets: [StepTarget], of codebase: Codebase, mapper: SourceMapper, environment: [String: String],
         into results: inout [String: TargetResult]
     ) async throws -> [Diagnostic] {
         var records: [String: [String: TestRecord]] = [:]
@@ -247,7 +318,8 @@ public struct Verify: Sendable {
             guard !ran.isEmpty else { break }
             let tracker = TestProgress(phase: .testing(run: run, of: repetitions), total: ran.count, advanced: advanced)
             let (once, problems) = try await runTestsOnce(
-                selection: selection, skipping: crashed, mapper: mapper, tracker: tracker, crashed: &crashed)
+                selection: selection, skipping: crashed, mapper: mapper, environment: environment, tracker: tracker,
+                crashed: &crashed)
             general += problems
             for name in ran { runs[name, default: 0] += 1 }
             for (target, tests) in once where results[target] != nil {
@@ -305,8 +377,8 @@ public struct Verify: Sendable {
     /// did not finish fails its target, which is skipped in a new run of the others (and
     /// added to `crashed`). Returns each finished test's outcome by target and test id.
     private func runTestsOnce(
-        selection: String, skipping skipped: Set<String>, mapper: SourceMapper, tracker: TestProgress,
-        crashed: inout Set<String>
+        selection: String, skipping skipped: Set<String>, mapper: SourceMapper, environment: [String: String],
+        tracker: TestProgress, crashed: inout Set<String>
     ) async throws -> (outcomes: [String: [String: TestOutcome]], general: [Diagnostic]) {
         let eventFile = URL(fileURLWithPath: directory).appendingPathComponent(".build/stepwise-test-events.jsonl")
         var outcomes: [String: [String: TestOutcome]] = [:]
@@ -320,12 +392,13 @@ public struct Verify: Sendable {
             ]
             if !skipping.isEmpty { arguments += ["--skip", PackageLayout.testSelection(skipping.sorted())] }
             let run = try await withThrowingTaskGroup(of: ProcessRunner.Result?.self) { group in
-                group.addTask { [swift, testRunLimit, arguments] in
+                group.addTask { [swift, testRunLimit, arguments, environment] in
                     let (lines, printed) = AsyncStream.makeStream(
                         of: String.self, bufferingPolicy: .bufferingNewest(100))
                     defer { printed.finish() }
                     return try await ProcessRunner.run(
-                        swift, arguments, until: { try await testRunLimit(lines) }, onLine: { printed.yield($0) })
+                        swift, arguments, environment: environment, until: { try await testRunLimit(lines) },
+                        onLine: { printed.yield($0) })
                 }
                 // Swift Testing writes the events as they happen: read them as they come to
                 // tell which targets are done.
@@ -384,9 +457,10 @@ public struct Verify: Sendable {
         test.location.flatMap { mapper.map(path: $0.path ?? "", line: $0.line, column: $0.column)?.location }
     }
 
-    /// Runs the program of each of `targets` in each language it backs and compares its output.
+    /// Runs the program of each of `targets` in each language it backs and compares its output;
+    /// with `coverage`, each run writes its own profile.
     private func checkOutputs(
-        _ targets: [StepTarget], of codebase: Codebase, tutorials: [CheckedTutorial],
+        _ targets: [StepTarget], of codebase: Codebase, tutorials: [CheckedTutorial], coverage: CoverageRun?,
         into results: inout [String: TargetResult]
     ) async throws {
         let binaries = URL(fileURLWithPath: directory).appendingPathComponent(PackageLayout.debugBinaries)
@@ -405,7 +479,9 @@ public struct Verify: Sendable {
                 guard let step = tutorial.documents[language]?.step(target.stepID) else { continue }
                 let run = try await ProcessRunner.run(
                     binaries.appendingPathComponent(lesson.name).path,
-                    ["--step", String(target.number), "--lang", language], timeout: programTimeout)
+                    ["--step", String(target.number), "--lang", language],
+                    environment: coverage?.programEnvironment(target: target.name, language: language) ?? [:],
+                    timeout: programTimeout)
                 results[target.name]!.outputs[language] = OutputComparison.compare(
                     run, expected: step.outputs, step: step, language: language)
             }

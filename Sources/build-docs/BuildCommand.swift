@@ -32,6 +32,18 @@ struct BuildCommand: AsyncParsableCommand {
             valueName: "n"))
     var repetitions = 1
 
+    @Flag(
+        help:
+            "Measure which listing lines ran in the tests and programs of the steps verified; warn at each line that never ran."
+    )
+    var coverage = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Fail when any step's listing coverage (lines that ran or are excused, of the executable lines of its listings) is below this percentage; measures coverage.",
+            valueName: "percent"))
+    var minCoverage: Double?
+
     @Flag(help: "Verify every step target again, ignoring the verification cache in Output/.cache.")
     var force = false
 
@@ -44,6 +56,13 @@ struct BuildCommand: AsyncParsableCommand {
             throw ValidationError("--no-verify excludes --cached-only and --shard.")
         }
         if force && cache.cachedOnly { throw ValidationError("--force and --cached-only exclude each other.") }
+        if verification.noVerify && (coverage || minCoverage != nil) {
+            throw ValidationError(
+                "--no-verify excludes --coverage and --min-coverage: coverage is measured by verifying.")
+        }
+        if let minCoverage, !(0...100).contains(minCoverage) {
+            throw ValidationError("--min-coverage needs a percentage from 0 to 100.")
+        }
     }
 
     func run() async throws {
@@ -52,6 +71,7 @@ struct BuildCommand: AsyncParsableCommand {
         options.repetitions = repetitions
         options.force = force
         options.strictTerms = strictTerms
+        options.coverage = coverage || minCoverage != nil
         try cache.apply(to: &options, environment: ProcessInfo.processInfo.environment)
         let terminal = Terminal.standardError
         let outcome = try await Pipeline(options: options, progress: TerminalProgress(terminal: terminal)).build()
@@ -60,6 +80,7 @@ struct BuildCommand: AsyncParsableCommand {
         if let verification = outcome.verification {
             for notice in verification.remoteCache?.notices ?? [] { terminal.write("build-docs: warning: \(notice)\n") }
             terminal.printDiagnostics(verification.diagnostics, fullText: options.report)
+            terminal.printDiagnostics(CoverageFindings.uncoveredLines(outcome) + CoverageFindings.staleExcuses(outcome))
         }
         print(Summary(report: outcome.report, timings: outcome.timings, verified: options.verify).table)
         if let shard = options.shard {
@@ -72,10 +93,20 @@ struct BuildCommand: AsyncParsableCommand {
             )
             return
         }
+        // The site is written whatever the coverage: a line that never ran is no failure of what
+        // the page shows, but the build fails, so that CI holds the figure.
+        let belowMinimum = minCoverage.map { CoverageFindings.below($0, in: outcome.report) } ?? []
+        terminal.printDiagnostics(belowMinimum)
         if let preview = outcome.preview {
             terminal.write(
                 "build-docs: verification failed; the site was left as it was. The failed build's pages, "
                     + "with each problem under its listing, are in \(preview)/; everything is in \(options.report).\n")
+            throw ExitCode.failure
+        }
+        if !belowMinimum.isEmpty {
+            terminal.write(
+                "build-docs: \(belowMinimum.count) step\(belowMinimum.count == 1 ? "" : "s") below --min-coverage; "
+                    + "every uncovered line is in \(options.report).\n")
             throw ExitCode.failure
         }
         if !options.verify {

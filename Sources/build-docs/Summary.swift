@@ -11,7 +11,7 @@ struct Summary {
     var table: String {
         let header = [
             "tutorial", "lang", "steps", "listings verified", "tests passed", "tests failed", "flaky", "outputs",
-            "cached", "words", "translated",
+            "covered", "cached", "words", "translated",
         ]
         var rows: [[String]] = []
         for tutorial in report.tutorials {
@@ -27,6 +27,12 @@ struct Summary {
                     verified
                         ? "\(language.steps.filter { $0.output == .matched }.count)/\(language.steps.count)"
                         : "skipped",
+                    // Listing lines that ran or are excused of those that can run, with how many are
+                    // excused; "–" when coverage was not measured.
+                    language.coverage.map {
+                        "\($0.covered + $0.excused)/\($0.executable)"
+                            + ($0.excused == 0 ? "" : " (\($0.excused) excused)")
+                    } ?? (verified ? "–" : "skipped"),
                     verified ? "\(language.steps.filter(\.cached).count)/\(language.steps.count)" : "skipped",
                     "\(language.words)",
                     // Translated segments of the source's, so that a language barely begun does not look finished.

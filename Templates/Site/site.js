@@ -4,13 +4,16 @@
 "use strict";
 
 // Copy buttons: each copies exactly the code its listing shows (hidden lines are not on the
-// page, so they are not copied either). Without JavaScript the buttons stay hidden.
+// page, so they are not copied either, nor are the words that say a line never ran). Without
+// JavaScript the buttons stay hidden.
 for (const button of document.querySelectorAll("figure.listing button.copy")) {
   const code = button.closest("figure").querySelector("code.shown");
   const label = button.textContent;
   button.hidden = false;
   button.addEventListener("click", async () => {
-    const text = code.textContent;
+    const copy = code.cloneNode(true);
+    for (const note of copy.querySelectorAll(".line-note")) note.remove();
+    const text = copy.textContent;
     try {
       await navigator.clipboard.writeText(text);
     } catch {

@@ -105,12 +105,24 @@ struct InterfaceStringsTests {
         _ = try templates(sandbox, "cs") {
             $0["steps"] = ["one": "{count} krok", "few": "{count} kroky", "other": "{count} kroků"]
             $0["changedLines"] = "Nové nebo změněné řádky od kroku {number}: {lines}"
+            $0["linesRan"] = [
+                "one": "provedeno {covered} z {count} řádku", "few": "provedeno {covered} z {count} řádků",
+                "other": "provedeno {covered} z {count} řádků",
+            ]
+            $0["linesExcused"] = [
+                "one": "{count} řádek záměrně neproveden", "few": "{count} řádky záměrně neprovedeny",
+                "other": "{count} řádků záměrně neprovedeno",
+            ]
         }
         let czech = try InterfaceStrings(language: "cs", site: site)
         #expect(
             [0, 1, 2, 4, 5, 8, 22].map { czech.format("steps", count: $0) } == [
                 "0 kroků", "1 krok", "2 kroky", "4 kroky", "5 kroků", "8 kroků", "22 kroků",
             ])
+        #expect(
+            czech.format("linesRan", count: 1, ["covered": "0"]) == "provedeno 0 z\u{A0}1 řádku",
+            "Czech keeps a one-letter preposition with what follows")
+        #expect(czech.format("linesExcused", count: 3) == "3 řádky záměrně neprovedeny")
     }
 
     /// CLDR's examples for whole numbers (plurals.xml, `@integer`), category by category.

@@ -74,7 +74,8 @@ enum TemplateSamples {
         let listing = Pages.Listing(
             id: "l", caption: "A.swift", isTest: true, stale: "stale", untranslated: "untranslated",
             sourceLanguage: "de", code: "let a = 1", status: "verified",
-            badge: "✓", hasDiagnostics: true, diagnostics: ["error"], changes: "line 1", wholeFile: "let a = 1")
+            badge: "✓", coverage: "1/1 ligne exécutée", hasDiagnostics: true, diagnostics: ["error"], changes: "line 1",
+            wholeFile: "let a = 1")
         let site: [String: Any] = [
             "layout": Pages.Layout(
                 language: "fr", title: "T", titleLanguage: "de", body: "<p>", root: "../", searchHref: "search.html",
