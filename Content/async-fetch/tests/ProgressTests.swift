@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 
@@ -67,5 +68,34 @@ import Testing
         #expect(small.count == 2_500)
         #expect(small == large)
         #expect(small.map(\.createdAt) == small.map(\.createdAt).sorted())
+    }
+
+    @Test func aFailedCommitLeavesNoTransactionOpen() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 10)
+        let connection = store.connection
+        try connection.execute(
+            """
+            CREATE TABLE parent (id INTEGER PRIMARY KEY);
+            CREATE TABLE child (parent INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED);
+            PRAGMA foreign_keys = ON;
+            """)
+        // Eine Zeile ohne Elternzeile, mitten im Laden: Das COMMIT am Ende scheitert daran.
+        let items = try connection.withLock {
+            try connection.fetch(
+                FetchRequest(),
+                progress: { progress in
+                    if progress.fetched == 0 {
+                        _ = sqlite3_exec(connection.handle, "INSERT INTO child VALUES (1)", nil, nil, nil)
+                    }
+                })
+        }
+        #expect(items.count == 10)
+        #expect(sqlite3_get_autocommit(connection.handle) != 0)
+        let count = try connection.prepare("SELECT count(*) FROM child")
+        _ = try count.step()
+        #expect(count.int64(at: 0) == 0)
     }
 }

@@ -93,6 +93,12 @@ private extension PromiseState {
         let service = TimetableService()
         let station = try service.station(named: "Gdynia Główna").settled()
         #expect(station.code == "GDY")
+        let krakow = try service.station(named: "Kraków Główny").settled()
+        let departures = try service.departures(from: krakow).settled()
+        #expect(departures.first?.train == "IC 3510")
+        #expect(throws: TimetableError.unknownStation("Gdynia Główna")) {
+            try service.departures(from: station).settled()
+        }
         #expect(try service.delay(of: "EIP 5100").settled() == .seconds(180))
         #expect(throws: TimetableError.unknownStation("Gdynia")) {
             try service.station(named: "Gdynia").settled()

@@ -75,4 +75,17 @@ import Testing
         #expect(try store.count() == 4)
         #expect(try store.fetch(FetchRequest()).count == 4)
     }
+
+    // Kein Wettlauf mit der Uhr: Der Test wartet, bis das Herz schlägt. Schlägt es nie, bricht
+    // das Zeitlimit das Warten ab, und die Erwartung scheitert.
+    @MainActor
+    @Test(.timeLimit(.minutes(1))) func theHeartbeatBeatsWhileTheMainActorIsFree() async {
+        let heartbeat = Heartbeat()
+        heartbeat.start()
+        while heartbeat.beats < 3, !Task.isCancelled {
+            await Task.yield()
+        }
+        heartbeat.stop()
+        #expect(heartbeat.beats >= 3)
+    }
 }

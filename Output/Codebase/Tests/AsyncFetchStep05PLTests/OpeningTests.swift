@@ -65,9 +65,31 @@ import Testing
         }
     }
 
+    @Test func aFileSQLiteCannotOpenIsAnSQLiteError() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("fehlt/todo.sqlite")
+        #expect(throws: StoreError.sqlite(code: SQLITE_CANTOPEN, message: "unable to open database file")) {
+            try Store.create(at: url)
+        }
+    }
+
+    @Test func statementsBindIntegers() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        let select = try store.connection.prepare("SELECT ?1 + 1")
+        select.bind(Int64(1) << 40, at: 1)
+        #expect(try select.step())
+        #expect(select.int64(at: 0) == (Int64(1) << 40) + 1)
+    }
+
     @Test func errorsDescribeThemselves() {
         let error = StoreError.fileNotFound(path: "/tmp/x/fehlt.sqlite")
         #expect(error.description.contains("fehlt.sqlite"))
         #expect(!StoreError.notADatabase(path: "/a/b.sqlite").description.isEmpty)
+        let sqlite = StoreError.sqlite(code: SQLITE_CANTOPEN, message: "unable to open database file")
+        #expect(sqlite.description.contains(" 14"))
+        #expect(sqlite.description.hasSuffix(": unable to open database file"))
     }
 }

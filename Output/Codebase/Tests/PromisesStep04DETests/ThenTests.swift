@@ -109,4 +109,19 @@ private final class Counter: @unchecked Sendable {
             .then { departures in service.delay(of: departures[2].train) }
         #expect(try delay.settled() == .seconds(25 * 60))
     }
+
+    @Test func aThrowingBodyRejectsTheChildOfAChainedPromise() {
+        let child = Promise(value: 1).then { _ -> Promise<Int> in throw Boom() }
+        #expect(throws: Boom()) { try child.settled() }
+    }
+
+    @Test func aRejectionSkipsTheBodyThatReturnsAPromise() {
+        let calls = Counter()
+        let child = Promise<Int>(error: Boom()).then { value -> Promise<Int> in
+            calls.increment()
+            return Promise(value: value)
+        }
+        #expect(throws: Boom()) { try child.settled() }
+        #expect(calls.value == 0)
+    }
 }

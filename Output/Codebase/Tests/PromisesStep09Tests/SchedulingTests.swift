@@ -140,4 +140,15 @@ private actor Board {
         #expect(try count.settled() == 1)
         #expect(await board.lines == ["IC 3510"])
     }
+
+    @Test func aRejectionSkipsAHandlerOnAnActor() async throws {
+        let board = Board()
+        let count = Promise<String>(error: TimetableError.unknownTrain("X"))
+            .then(on: board) { board, train in
+                board.append(train)
+                return board.lines.count
+            }
+        #expect(throws: TimetableError.unknownTrain("X")) { try count.settled() }
+        #expect(await board.lines.isEmpty)
+    }
 }
