@@ -51,7 +51,7 @@ public struct LanguageCheck: Sendable {
                 problems += terms(of: step, with: original, source: source)
                 for (ours, theirs) in zip(step.listings, original.listings) where ours.id == theirs.id {
                     switch CodeComparison.compare(ours, with: theirs, sourceLanguage: source.language, memo: memo) {
-                    case .same: break
+                    case .same: problems += excuses(of: ours, with: theirs, sourceLanguage: source.language)
                     case .translatedLiterals: literals[language, default: []].insert(ours.id)
                     case .changed(let diagnostic): problems.append(diagnostic)
                     }
@@ -179,6 +179,24 @@ public struct LanguageCheck: Sendable {
                 "step '\(step.id)' changes text marked its:translate=\"no\": '\(changed)' is not as in \(source.language)",
                 at: step.location, notes: [.note("the \(source.language) step", at: original.location)])
         ]
+    }
+
+    /// A translation with the source's code shares its target, and so its excuses
+    /// (`// stepwise: not run: <reason>`): a marker in the translation may only give, in its
+    /// own words, the reason of a line the source excuses (the line its first token is on).
+    private func excuses(of ours: Listing, with theirs: Listing, sourceLanguage: String) -> [Diagnostic] {
+        let marked = ours.lines.indices.filter { ours.lines[$0].excuse != nil }
+        guard !marked.isEmpty else { return [] }
+        let (lines, sourceLines) = (CodeLines(of: ours, memo: memo), CodeLines(of: theirs, memo: memo))
+        return marked.compactMap { index -> Diagnostic? in
+            if let token = lines.firstToken[index], theirs.lines[sourceLines.tokenLines[token]].excuse != nil {
+                return nil
+            }
+            return .error(
+                "the source language's listing (\(sourceLanguage)) does not excuse this line; a translation that "
+                    + "shares its code shares its excuses, and a marker here only gives one's reason in this language",
+                at: ours.lines[index].excuse!.location)
+        }
     }
 
     /// Region markers are structure, not comments: they must be the same in every language.

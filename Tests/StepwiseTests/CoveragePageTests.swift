@@ -253,3 +253,39 @@ extension CoveragePageTests {
         #expect(error.first.message.contains("excuses the code on its own line"))
     }
 }
+
+extension CoveragePageTests {
+    @Test func aTranslationMayGiveAnExcusesReasonInItsWordsButNotExcuseALineTheSourceDoesNot() async throws {
+        let sandbox = try await Sandbox.translated()
+        try sandbox.edit(
+            "de.xml", replacing: "{ self.name = name }\n",
+            with: "{ self.name = name }  // stepwise: not run: \(Self.reason)\n")
+        try sandbox.edit(
+            "pl.xml", replacing: "{ self.name = name }\n",
+            with: "{ self.name = name }  // stepwise: not run: tylko dla czytelnika\n")
+        let tutorial = try ContentLoader(contentDirectory: sandbox.content.path).load()[0]
+        let checked = try LanguageCheck().check(tutorial)
+        let codebase = try await Tangle(templates: templatesFolder + "/Codebase", contentLabel: "Content").tangle([
+            checked
+        ])
+        let greeter = try #require(tutorial.documents["de"]?.step("hello")?.listings.first { $0.id == "greeter" })
+        let excused = try #require(greeter.lines.firstIndex { $0.excuse != nil })
+        let target = try #require(codebase.target(tutorial: "greeting", step: "hello", language: "pl"))
+        let languages = CoverageMapping.languages(
+            of: target, counts: ["greeter": greeter.lines.indices.map { $0 == excused ? 0 : 1 }], in: tutorial,
+            codebase: codebase, memo: nil)
+        #expect(languages["pl"]?["greeter"]?.excused.map(\.reason) == ["tylko dla czytelnika"])
+        #expect(languages["pl"]?["greeter"]?.excused.map(\.reasonLanguage) == ["pl"])
+        #expect(languages["de"]?["greeter"]?.excused.map(\.reason) == [Self.reason])
+
+        try sandbox.edit(
+            "pl.xml", replacing: "// złożyć powitanie", with: "// złożyć powitanie  // stepwise: not run: nie")
+        let row = try sandbox.line(of: "// stepwise: not run: nie", in: "pl.xml")
+        let error = try #require(throws: DiagnosticError.self) {
+            try LanguageCheck().check(try ContentLoader(contentDirectory: sandbox.content.path).load()[0])
+        }
+        #expect(error.diagnostics.count == 1)
+        #expect(error.first.location == SourceLocation(file: sandbox.path("pl.xml"), line: row, column: 51))
+        #expect(error.first.message.contains("the source language's listing (de) does not excuse this line"))
+    }
+}
