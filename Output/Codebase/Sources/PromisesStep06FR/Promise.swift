@@ -128,10 +128,16 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
     }
 
     public func cancel() {
+        // D’abord tout l’arbre, puis l’annulation, des feuilles vers la racine.
+        var tree: [any CancellableNode] = []
+        var seen: Set<ObjectIdentifier> = []
         var nodes: [any CancellableNode] = [self]
         while let node = nodes.popLast() {
-            nodes += node.cancelReturningChildren()
+            guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
+            tree.append(node)
+            nodes += node.currentChildren()
         }
+        for node in tree.reversed() { node.settleCancelled() }
     }
 
     public func onCancel(

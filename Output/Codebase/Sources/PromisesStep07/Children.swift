@@ -4,16 +4,18 @@ import Foundation
 
 /// To, co `cancel()` musi wiedzieć o obietnicy dowolnego typu wartości.
 protocol CancellableNode: AnyObject, Sendable {
-    /// Anuluje węzeł, jeśli oczekuje, i oddaje jego dzieci.
-    func cancelReturningChildren() -> [any CancellableNode]
+    /// Dzieci węzła, które mogą jeszcze oczekiwać.
+    func currentChildren() -> [any CancellableNode]
+    /// Rozstrzyga węzeł jako anulowany, jeśli jeszcze oczekuje.
+    func settleCancelled()
 }
 
 extension Promise: CancellableNode {
-    func cancelReturningChildren() -> [any CancellableNode] {
+    func currentChildren() -> [any CancellableNode] {
+        lock.withLock { Array(children.values) }
+    }
+
+    func settleCancelled() {
         settle(.failure(PromiseError.cancelled))
-        return lock.withLock {
-            defer { children = [:] }
-            return Array(children.values)
-        }
     }
 }

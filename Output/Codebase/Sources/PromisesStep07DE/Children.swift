@@ -4,16 +4,18 @@ import Foundation
 
 /// Was `cancel()` über ein Promise mit beliebigem Werttyp wissen muss.
 protocol CancellableNode: AnyObject, Sendable {
-    /// Bricht den Knoten ab, falls er noch aussteht, und gibt seine Kinder heraus.
-    func cancelReturningChildren() -> [any CancellableNode]
+    /// Die Kinder des Knotens, die noch ausstehen können.
+    func currentChildren() -> [any CancellableNode]
+    /// Bricht den Knoten ab, falls er noch aussteht.
+    func settleCancelled()
 }
 
 extension Promise: CancellableNode {
-    func cancelReturningChildren() -> [any CancellableNode] {
+    func currentChildren() -> [any CancellableNode] {
+        lock.withLock { Array(children.values) }
+    }
+
+    func settleCancelled() {
         settle(.failure(PromiseError.cancelled))
-        return lock.withLock {
-            defer { children = [:] }
-            return Array(children.values)
-        }
     }
 }

@@ -4,16 +4,18 @@ import Foundation
 
 /// Ce que `cancel()` doit savoir d’une promesse, quel que soit le type de sa valeur.
 protocol CancellableNode: AnyObject, Sendable {
-    /// Annule le nœud s’il est en attente, et remet ses enfants.
-    func cancelReturningChildren() -> [any CancellableNode]
+    /// Les enfants du nœud qui peuvent encore être en attente.
+    func currentChildren() -> [any CancellableNode]
+    /// Annule le nœud s’il est encore en attente.
+    func settleCancelled()
 }
 
 extension Promise: CancellableNode {
-    func cancelReturningChildren() -> [any CancellableNode] {
+    func currentChildren() -> [any CancellableNode] {
+        lock.withLock { Array(children.values) }
+    }
+
+    func settleCancelled() {
         settle(.failure(PromiseError.cancelled))
-        return lock.withLock {
-            defer { children = [:] }
-            return Array(children.values)
-        }
     }
 }

@@ -5,20 +5,23 @@ import Foundation
 /// To, co `cancel()` musi wiedzieć o obietnicy dowolnego typu wartości.
 @usableFromInline
 protocol CancellableNode: AnyObject, Sendable {
-    /// Anuluje węzeł, jeśli oczekuje, i oddaje jego dzieci.
-    func cancelReturningChildren() -> [any CancellableNode]
+    /// Dzieci węzła, które mogą jeszcze oczekiwać.
+    func currentChildren() -> [any CancellableNode]
+    /// Rozstrzyga węzeł jako anulowany, jeśli jeszcze oczekuje.
+    func settleCancelled()
     /// Zapomina o dziecku, które zostało rozstrzygnięte.
     func forget(_ child: any CancellableNode)
 }
 
 extension Promise: CancellableNode {
     @usableFromInline
-    func cancelReturningChildren() -> [any CancellableNode] {
+    func currentChildren() -> [any CancellableNode] {
+        lock.withLock { children.all }
+    }
+
+    @usableFromInline
+    func settleCancelled() {
         settle(.failure(PromiseError.cancelled))
-        return lock.withLock {
-            defer { children = Children() }
-            return children.all
-        }
     }
 }
 

@@ -5,20 +5,23 @@ import Foundation
 /// Was `cancel()` über ein Promise mit beliebigem Werttyp wissen muss.
 @usableFromInline
 protocol CancellableNode: AnyObject, Sendable {
-    /// Bricht den Knoten ab, falls er noch aussteht, und gibt seine Kinder heraus.
-    func cancelReturningChildren() -> [any CancellableNode]
+    /// Die Kinder des Knotens, die noch ausstehen können.
+    func currentChildren() -> [any CancellableNode]
+    /// Bricht den Knoten ab, falls er noch aussteht.
+    func settleCancelled()
     /// Vergisst ein Kind, das abgeschlossen wurde.
     func forget(_ child: any CancellableNode)
 }
 
 extension Promise: CancellableNode {
     @usableFromInline
-    func cancelReturningChildren() -> [any CancellableNode] {
+    func currentChildren() -> [any CancellableNode] {
+        lock.withLock { children.all }
+    }
+
+    @usableFromInline
+    func settleCancelled() {
         settle(.failure(PromiseError.cancelled))
-        return lock.withLock {
-            defer { children = Children() }
-            return children.all
-        }
     }
 }
 

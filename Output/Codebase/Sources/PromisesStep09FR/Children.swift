@@ -5,20 +5,23 @@ import Foundation
 /// Ce que `cancel()` doit savoir d’une promesse, quel que soit le type de sa valeur.
 @usableFromInline
 protocol CancellableNode: AnyObject, Sendable {
-    /// Annule le nœud s’il est en attente, et remet ses enfants.
-    func cancelReturningChildren() -> [any CancellableNode]
+    /// Les enfants du nœud qui peuvent encore être en attente.
+    func currentChildren() -> [any CancellableNode]
+    /// Annule le nœud s’il est encore en attente.
+    func settleCancelled()
     /// Oublie un enfant qui a été acquitté.
     func forget(_ child: any CancellableNode)
 }
 
 extension Promise: CancellableNode {
     @usableFromInline
-    func cancelReturningChildren() -> [any CancellableNode] {
+    func currentChildren() -> [any CancellableNode] {
+        lock.withLock { children.all }
+    }
+
+    @usableFromInline
+    func settleCancelled() {
         settle(.failure(PromiseError.cancelled))
-        return lock.withLock {
-            defer { children = Children() }
-            return children.all
-        }
     }
 }
 

@@ -51,6 +51,27 @@ private extension PromiseState {
         #expect(sibling.state.isCancelled)
     }
 
+    @Test func cancelReturnsWithTheWholeTreeCancelledWhileItsHandlersRun() {
+        // Handlers on a concurrent queue start as soon as a node is settled: they settle its
+        // children and take them off their parents' lists on other threads while `cancel()`
+        // is still walking the tree. Whatever they have done by then, every descendant that
+        // existed when `cancel()` was called is cancelled when it returns.
+        let queue = DispatchQueue(label: "handlers", attributes: .concurrent)
+        for _ in 0..<2_000 {
+            let root = Promise<Int>()
+            var tree: [Promise<Int>] = []
+            for _ in 0..<8 {
+                let child = root.then(on: queue) { $0 + 1 }
+                let grandchild = child.then(on: queue) { $0 + 1 }
+                tree += [child, grandchild, grandchild.catch(on: queue) { _ in 0 }]
+            }
+            root.cancel()
+            let pending = tree.filter { !$0.state.isCancelled }.count
+            #expect(pending == 0, "\(pending) of \(tree.count) descendants still pending after cancel() returned")
+            if pending > 0 { break }
+        }
+    }
+
     @Test func cancellationNeverTravelsUpOrSideways() throws {
         let root = Promise<Int>()
         let child = root.then { $0 + 1 }
