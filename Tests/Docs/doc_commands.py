@@ -140,6 +140,15 @@ COMMANDS = {
         "not run",
         "needs a warm cache server: .ci/remote-cache runs these arguments in a fresh clone against nginx (scenario 2)",
     ),
+    "swift run build-docs --coverage": (
+        "not run",
+        "verifies the whole content again with an instrumented build; swift test runs build-docs --coverage and"
+        " --min-coverage with the real toolchain on a fixture tutorial (CoverageTests)",
+    ),
+    "Scripts/benchmark-coverage": (
+        "not run",
+        "a benchmark: ten forced full verifications and two builds of the codebase; docs/measurements.md has its table",
+    ),
     "Scripts/benchmark-scale": (
         "not run",
         "verifies 75, 150 and 300 step targets several times each, from cold builds; docs/ci-and-teams.md has its table",
