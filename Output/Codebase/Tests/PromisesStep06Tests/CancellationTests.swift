@@ -72,6 +72,18 @@ private extension PromiseState {
         }
     }
 
+    @Test func cancelEndsWhenTwoPromisesAdoptEachOther() {
+        // Nothing in the API stops two promises from adopting each other: the tree has a
+        // cycle, and the walk must still visit each node once and end.
+        let first = Promise<Int>()
+        let second = Promise<Int>()
+        first.adopt(second, on: .promises)
+        second.adopt(first, on: .promises)
+        first.cancel()
+        #expect(first.state.isCancelled)
+        #expect(second.state.isCancelled)
+    }
+
     @Test func cancellationNeverTravelsUpOrSideways() throws {
         let root = Promise<Int>()
         let child = root.then { $0 + 1 }
