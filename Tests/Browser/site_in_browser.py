@@ -218,7 +218,8 @@ class Run:
         return sum(1 for _, _, problem in clicked if problem is None)
 
     def shown_code(self, tutorial: str, language: str) -> dict[str, str]:
-        """Each listing's code as Content/ has it, without hidden lines and region markers."""
+        """Each listing's code as Content/ has it, without hidden lines, region markers and the
+        excuses (`// stepwise: not run: …`, with the blanks before it) that the tangle takes out."""
         tree = ElementTree.parse(self.content / tutorial / f"{language}.xml")
         shown = {}
         for listing in tree.iter("listing"):
@@ -234,6 +235,7 @@ class Run:
                 for line in lines
                 if line != "#" and not line.startswith("# ") and not re.match(r"\s*// (end)?region: \S+\s*$", line)
             ]
+            visible = [re.sub(r"\s*// stepwise: not run:.*$", "", line) for line in visible]
             shown[listing.get("id")] = "\n".join(visible)
         return shown
 
