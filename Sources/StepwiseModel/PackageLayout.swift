@@ -61,8 +61,31 @@ public enum PackageLayout {
     /// The target of a tutorial's benchmark executable: `BindingsBenchmark`.
     public static func benchmarkTarget(module: String) -> String { module + "Benchmark" }
 
-    /// Where a debug build puts executables, relative to the package.
-    public static let debugBinaries = ".build/debug"
+    /// Where Stepwise builds the codebase, relative to the package: a folder of its own, so that
+    /// a plain `swift build` or `swift run` of the package (in `.build`, with SwiftPM's default
+    /// flags) and Stepwise's builds never rebuild each other.
+    public static let scratch = ".build-stepwise"
+
+    /// Where Stepwise's debug build puts executables, relative to the package.
+    public static let debugBinaries = scratch + "/debug"
+
+    /// The arguments of every `swift build` Stepwise runs on the package at `package`, before the
+    /// selection (`--build-tests`, `--target`, `--product`): its scratch folder, and coverage
+    /// instrumentation always, whether or not this run measures coverage. One set of compiler
+    /// flags for verifying and for `lesson`, so neither rebuilds what the other built.
+    public static func buildArguments(package: String) -> [String] {
+        ["build"] + scratchArguments(package: package) + ["--enable-code-coverage"]
+    }
+
+    /// The environment of a test or program process of Stepwise's build whose coverage profile
+    /// nobody reads: without it, each would write `default.profraw` into its working directory.
+    public static let profileDiscarded = ["LLVM_PROFILE_FILE": "/dev/null"]
+
+    /// The arguments that name the package at `package` and Stepwise's scratch folder in it, for
+    /// `swift test --skip-build` of what `buildArguments` built.
+    public static func scratchArguments(package: String) -> [String] {
+        ["--package-path", package, "--scratch-path", package + "/" + scratch]
+    }
 
     /// The first line of every generated Swift file; `contentLabel` names the tutorials' folder.
     public static func generatedHeader(contentLabel: String) -> String {

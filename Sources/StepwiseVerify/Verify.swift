@@ -137,7 +137,7 @@ public struct Verify: Sendable {
         }
         let needed = Set(pending.map(\.name) + pendingBenchmarks.map(\.step))
         if let narrowing, needed.count < codebase.targets.count,
-            !FileManager.default.fileExists(atPath: directory + "/.build")
+            !FileManager.default.fileExists(atPath: directory + "/" + PackageLayout.scratch)
         {
             let narrowed = try await narrowing(needed)
             var verify = self
@@ -168,9 +168,7 @@ public struct Verify: Sendable {
         let coverageRun = coverage && !pending.isEmpty ? try CoverageRun(directory: directory, swift: swift) : nil
         let buildStarted = ContinuousClock.now
         let build = try await ProcessRunner.run(
-            swift,
-            ["build", "--package-path", directory, "--build-tests"]
-                + (coverageRun == nil ? [] : ["--enable-code-coverage"]), timeout: .seconds(3600)
+            swift, PackageLayout.buildArguments(package: directory) + ["--build-tests"], timeout: .seconds(3600)
         ) { [advanced] line in
             guard let step = Self.buildStep(line) else { return }
             advanced(
@@ -189,7 +187,10 @@ public struct Verify: Sendable {
             for (index, name) in unreached.enumerated() {
                 progress("building the other steps one by one (\(index + 1)/\(unreached.count))")
                 let single = try await ProcessRunner.run(
-                    swift, ["build", "--package-path", directory, "--target", PackageLayout.testTarget(of: name)],
+                    swift,
+                    PackageLayout.buildArguments(package: directory) + [
+                        "--target", PackageLayout.testTarget(of: name),
+                    ],
                     timeout: .seconds(3600))
                 general += record(CompilerOutput.errors(in: single.output), mapper: mapper, into: &results)
             }
@@ -205,7 +206,8 @@ public struct Verify: Sendable {
 
         if !pending.isEmpty {
             general += try await runTests(
-                pending, of: codebase, mapper: mapper, environment: coverageRun?.testEnvironment ?? [:], into: &results)
+                pending, of: codebase, mapper: mapper,
+                environment: coverageRun?.testEnvironment ?? PackageLayout.profileDiscarded, into: &results)
             progress("running the programs of \(pending.count) steps in their languages")
             try await checkOutputs(pending, of: codebase, tutorials: tutorials, coverage: coverageRun, into: &results)
         }
@@ -380,16 +382,20 @@ public struct Verify: Sendable {
         selection: String, skipping skipped: Set<String>, mapper: SourceMapper, environment: [String: String],
         tracker: TestProgress, crashed: inout Set<String>
     ) async throws -> (outcomes: [String: [String: TestOutcome]], general: [Diagnostic]) {
-        let eventFile = URL(fileURLWithPath: directory).appendingPathComponent(".build/stepwise-test-events.jsonl")
+        let eventFile = URL(fileURLWithPath: directory).appendingPathComponent(
+            PackageLayout.scratch + "/stepwise-test-events.jsonl")
         var outcomes: [String: [String: TestOutcome]] = [:]
         var skipping = skipped
         while true {
             try? FileManager.default.removeItem(at: eventFile)
             tracker.restart()
-            var arguments = [
-                "test", "--package-path", directory, "--skip-build", "--disable-xctest",
-                "--experimental-event-stream-output", eventFile.path, "--filter", selection,
-            ]
+            var arguments =
+                [
+                    "test"
+                ] + PackageLayout.scratchArguments(package: directory) + [
+                    "--skip-build", "--disable-xctest",
+                    "--experimental-event-stream-output", eventFile.path, "--filter", selection,
+                ]
             if !skipping.isEmpty { arguments += ["--skip", PackageLayout.testSelection(skipping.sorted())] }
             let run = try await withThrowingTaskGroup(of: ProcessRunner.Result?.self) { group in
                 group.addTask { [swift, testRunLimit, arguments, environment] in
@@ -480,7 +486,8 @@ public struct Verify: Sendable {
                 let run = try await ProcessRunner.run(
                     binaries.appendingPathComponent(lesson.name).path,
                     ["--step", String(target.number), "--lang", language],
-                    environment: coverage?.programEnvironment(target: target.name, language: language) ?? [:],
+                    environment: coverage?.programEnvironment(target: target.name, language: language)
+                        ?? PackageLayout.profileDiscarded,
                     timeout: programTimeout)
                 results[target.name]!.outputs[language] = OutputComparison.compare(
                     run, expected: step.outputs, step: step, language: language)

@@ -32,15 +32,9 @@ struct BuildCommand: AsyncParsableCommand {
             valueName: "n"))
     var repetitions = 1
 
-    @Flag(
-        help:
-            "Measure which listing lines ran in the tests and programs of the steps verified; warn at each line that never ran."
-    )
-    var coverage = false
-
     @Option(
         help: ArgumentHelp(
-            "Fail when any step's listing coverage (lines that ran or are excused, of the executable lines of its listings) is below this percentage; measures coverage.",
+            "Fail when any step's listing coverage (lines that ran or are excused, of the executable lines of its listings) is below this percentage.",
             valueName: "percent"))
     var minCoverage: Double?
 
@@ -56,9 +50,12 @@ struct BuildCommand: AsyncParsableCommand {
             throw ValidationError("--no-verify excludes --cached-only and --shard.")
         }
         if force && cache.cachedOnly { throw ValidationError("--force and --cached-only exclude each other.") }
-        if verification.noVerify && (coverage || minCoverage != nil) {
+        if verification.noVerify && (verification.toolchain.coverage == true || minCoverage != nil) {
             throw ValidationError(
                 "--no-verify excludes --coverage and --min-coverage: coverage is measured by verifying.")
+        }
+        if verification.toolchain.coverage == false && minCoverage != nil {
+            throw ValidationError("--no-coverage excludes --min-coverage, which needs coverage measured.")
         }
         if let minCoverage, !(0...100).contains(minCoverage) {
             throw ValidationError("--min-coverage needs a percentage from 0 to 100.")
@@ -71,7 +68,6 @@ struct BuildCommand: AsyncParsableCommand {
         options.repetitions = repetitions
         options.force = force
         options.strictTerms = strictTerms
-        options.coverage = coverage || minCoverage != nil
         try cache.apply(to: &options, environment: ProcessInfo.processInfo.environment)
         let terminal = Terminal.standardError
         let outcome = try await Pipeline(options: options, progress: TerminalProgress(terminal: terminal)).build()

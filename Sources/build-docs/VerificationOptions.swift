@@ -33,9 +33,20 @@ struct ToolchainOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The swift executable that builds the codebase.", valueName: "path"))
     var swift = BuildOptions().swift
 
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Measure which listing lines ran in the tests and programs of the steps verified, and warn at each line that never ran (on unless --no-coverage)."
+    )
+    var coverage: Bool?
+
+    /// Whether coverage is measured: unless `--no-coverage` says otherwise.
+    var measuresCoverage: Bool { coverage ?? true }
+
     /// Sets these options in the pipeline's `options`.
     func apply(to options: inout BuildOptions) {
         options.swift = swift
+        options.coverage = measuresCoverage
         options.testTimeout = .seconds(testTimeout)
         options.programTimeout = .seconds(programTimeout)
     }
@@ -48,6 +59,6 @@ struct ToolchainOptions: ParsableArguments {
             ("--test-timeout", String(testTimeout), String(defaults.testTimeout.components.seconds)),
             ("--program-timeout", String(programTimeout), String(defaults.programTimeout.components.seconds)),
             ("--swift", swift, defaults.swift),
-        ].filter { $0.1 != $0.2 }.flatMap { [$0.0, $0.1] }
+        ].filter { $0.1 != $0.2 }.flatMap { [$0.0, $0.1] } + (measuresCoverage ? [] : ["--no-coverage"])
     }
 }

@@ -78,6 +78,11 @@ struct Lesson: AsyncParsableCommand {
             screen.write(screen.styled("▶ " + strings["lesson.running"], "1;32") + "\n")
             let result = try await Subprocess.run(
                 .path(FilePath(program)), arguments: ["--step", "\(index + 1)", "--lang", language],
+                environment: .inherit.updating(
+                    .init(
+                        uniqueKeysWithValues: PackageLayout.profileDiscarded.map {
+                            (.init(rawValue: $0.key)!, $0.value)
+                        })),
                 output: .string(limit: 16 << 20), error: .combinedWithOutput)
             screen.write(result.standardOutput)
             let expected = step.outputs.map(\.text).joined(separator: "\n")
@@ -106,7 +111,8 @@ struct Lesson: AsyncParsableCommand {
         if mismatches > 0 { throw ExitCode.failure }
     }
 
-    /// Builds the tutorial's lesson executable in Output/Codebase and returns its path.
+    /// Builds the tutorial's lesson executable in Output/Codebase, where and as `build-docs`
+    /// builds it (so a verified codebase is not compiled again), and returns its path.
     private func buildLesson(strings: InterfaceStrings, terminal: Terminal) async throws -> String {
         let codebase = paths.buildOptions.codebase
         guard FileManager.default.fileExists(atPath: codebase + "/Package.swift") else {
@@ -116,7 +122,8 @@ struct Lesson: AsyncParsableCommand {
         terminal.write(terminal.styled(strings["lesson.building"], "2") + "\n")
         let product = PackageLayout.lessonProduct(tutorialID: tutorial)
         let build = try await Subprocess.run(
-            .name(paths.buildOptions.swift), arguments: ["build", "--package-path", codebase, "--product", product],
+            .name(paths.buildOptions.swift),
+            arguments: .init(PackageLayout.buildArguments(package: codebase) + ["--product", product]),
             output: .string(limit: 64 << 20), error: .combinedWithOutput)
         guard build.terminationStatus.isSuccess else {
             terminal.write(build.standardOutput)

@@ -8,10 +8,17 @@ struct CommandLineTests {
     /// The folder `swift test` builds into, where the executables are.
     private let binaries = Bundle.module.bundleURL.deletingLastPathComponent()
 
-    private func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    private func run(_ tool: String, _ arguments: [String], path: String? = nil) throws -> (
+        status: Int32, output: String
+    ) {
         let process = Process()
         process.executableURL = binaries.appendingPathComponent(tool)
         process.arguments = arguments
+        if let path {
+            var environment = ProcessInfo.processInfo.environment
+            environment["PATH"] = path + ":" + (environment["PATH"] ?? "")
+            process.environment = environment
+        }
         process.standardInput = FileHandle.nullDevice
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -100,6 +107,10 @@ struct CommandLineTests {
         #expect(try run("build-docs", ["build", "--repeat", "0"]).status == 64)
         let contradiction = try run("build-docs", ["add-language", "cs", "--no-verify", "--accept-outputs"])
         #expect(contradiction.status == 64 && contradiction.output.contains("--no-verify excludes --accept-outputs"))
+        let unmeasured = try run("build-docs", ["build", "--no-coverage", "--min-coverage", "100"])
+        #expect(unmeasured.status == 64 && unmeasured.output.contains("--no-coverage excludes --min-coverage"))
+        let unverified = try run("build-docs", ["build", "--no-verify", "--coverage"])
+        #expect(unverified.status == 64 && unverified.output.contains("--no-verify excludes --coverage"))
         #expect(try run("build-docs", ["status", "--help"]).status == 0)
         #expect(try run("lesson", ["--help"]).status == 0)
     }
@@ -124,12 +135,13 @@ struct CommandLineTests {
             "\(output)")
     }
 
-    /// The fake toolchain's `--swift` option for `sandbox`, with its time limits (`FakeToolchain.patience`).
+    /// The fake toolchain's `--swift` option for `sandbox`, with its time limits (`FakeToolchain.patience`);
+    /// `--no-coverage`, since it has no `llvm-profdata` to measure with.
     private func fakeSwift(_ sandbox: Sandbox) -> [String] {
         let patience = String(FakeToolchain.patience.components.seconds)
         return [
             "--swift", sandbox.root.appendingPathComponent("swift").path, "--test-timeout", patience,
-            "--program-timeout", patience,
+            "--program-timeout", patience, "--no-coverage",
         ]
     }
 
@@ -218,7 +230,7 @@ struct CommandLineTests {
         #expect(
             command
                 == "accept-outputs --lang cs --test-timeout \(patience) --program-timeout \(patience) --swift "
-                + "\(sandbox.root.path)/swift --content \(sandbox.content.path) --templates \(sandbox.root.path) "
+                + "\(sandbox.root.path)/swift --no-coverage --content \(sandbox.content.path) --templates \(sandbox.root.path) "
                 + "--output \(sandbox.output.path)", "this run's toolchain and paths, the defaults left out")
         let accepted = try run("build-docs", command.split(separator: " ").map(String.init))
         #expect(accepted.status == 0 && accepted.output.contains("Accepted 2 outputs in 1 file."), "\(accepted.output)")
@@ -237,6 +249,33 @@ struct CommandLineTests {
         let czech = try String(contentsOfFile: sandbox.path("cs.xml"), encoding: .utf8)
         #expect(czech.contains("Hallo, Ada!") && !czech.contains("Ahoj"), "the scaffold, its outputs as copied")
         #expect(try String(contentsOfFile: sandbox.path("manifest.xml"), encoding: .utf8).contains("xml:lang=\"cs\""))
+    }
+
+    @Test func theLessonBuildsTheCodebaseAsVerificationDidAndDiscardsItsProgramsProfiles() async throws {
+        let (sandbox, _, _, _) = try await FakeToolchain.setUp(.init())
+        let built = try run("build-docs", ["build"] + fakeSwift(sandbox) + paths(sandbox))
+        #expect(built.status == 0, "\(built.output)")
+        // `lesson` takes `swift` from the PATH: the fake one, first.
+        let lesson = try run(
+            "lesson", ["greeting", "--lang", "de", "--no-pause"] + paths(sandbox), path: sandbox.root.path)
+        #expect(lesson.status == 0, "\(lesson.output)")
+
+        let builds = try String(contentsOf: sandbox.root.appendingPathComponent("calls.log"), encoding: .utf8)
+            .split(separator: "\n").filter { $0.hasPrefix("build ") }
+        let verifying = try #require(builds.first { $0.hasSuffix(" --build-tests") })
+        let lessons = builds.filter { $0.hasSuffix(" --product greeting-lesson") }
+        #expect(lessons.count == 1, "\(builds)")
+        #expect(
+            lessons.first?.dropLast(" --product greeting-lesson".count) == verifying.dropLast(" --build-tests".count),
+            "the lesson's build has verification's flags and scratch folder, so it compiles nothing again")
+        #expect(
+            verifying.contains("--scratch-path \(sandbox.output.path)/Codebase/.build-stepwise --enable-code-coverage"))
+        let profiles = try String(contentsOf: sandbox.root.appendingPathComponent("profiles.log"), encoding: .utf8)
+            .split(separator: "\n")
+        #expect(profiles.count == 4 + 2, "two steps in de and fr verified, then the lesson's two steps: \(profiles)")
+        #expect(
+            profiles.allSatisfy { $0 == "/dev/null" },
+            "an instrumented program nobody measures writes no default.profraw where it runs: \(profiles)")
     }
 
     @Test func theLessonExits65WhenThereIsNoCodebaseToBuildItFrom() throws {

@@ -102,7 +102,7 @@ struct CoverageTests {
     @Test func withoutTheToolsBesideSwiftCoverageIsAClearError() throws {
         let sandbox = try Sandbox()
         let swift = sandbox.root.appendingPathComponent("swift").path
-        FileManager.default.createFile(atPath: swift, contents: Data("#!/bin/sh\n".utf8))
+        try Data("#!/bin/sh\n".utf8).write(to: URL(fileURLWithPath: swift))
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift)
         #expect {
             try CoverageRun.tools(beside: "swift", path: sandbox.root.path)
@@ -155,7 +155,8 @@ struct RealCoverageTests {
         ]
         let file = sandbox.path("de.xml")
 
-        let (status, output) = try buildDocs(arguments + ["--coverage"])
+        // Coverage is measured by default.
+        let (status, output) = try buildDocs(arguments)
         #expect(status == 0, "\(output)")
         #expect(output.contains("\(file):\(header):5: warning: this listing line never ran"), "\(output)")
         #expect(output.contains("\(file):\(header + 1):9: warning: this listing line never ran"), "\(output)")

@@ -52,17 +52,19 @@ enum FakeToolchain {
             target = value("--target")
             errors = script["targetErrors"].get(target, []) if target else script["buildErrors"]
             if not target:
-                binaries = os.path.join(package, ".build", "debug"); os.makedirs(binaries, exist_ok=True)
+                scratch = value("--scratch-path") or os.path.join(package, ".build")
+                binaries = os.path.join(scratch, "debug"); os.makedirs(binaries, exist_ok=True)
                 lesson = os.path.join(binaries, "greeting-lesson")
                 with open(lesson, "w") as f:
                     f.write("#!/usr/bin/env python3\nimport json, os, sys\n"
+                            "open(%r, 'a').write(os.environ.get('LLVM_PROFILE_FILE', 'default.profraw') + '\\n')\n"
                             "outputs = json.load(open(%r))['outputs']\n"
                             "step, lang = sys.argv[2], sys.argv[4]\n"
                             "defaults = {'de': ['Hallo, Ada!', 'HALLO, ADA!'], 'fr': ['Bonjour, Ada!', 'BONJOUR, ADA!']}\n"
                             "defaults['pl'] = defaults['de']\n"
                             "key = step + ' ' + lang\n"
                             "print(outputs[key] if key in outputs else defaults[lang][int(step) - 1])\n"
-                            % os.path.join(here, "script.json"))
+                            % (os.path.join(here, "profiles.log"), os.path.join(here, "script.json")))
                 os.chmod(lesson, 0o755)
             if not target:
                 print("[1/2] Compiling GreetingStep01 Greeter.swift")

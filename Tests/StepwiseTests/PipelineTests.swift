@@ -75,10 +75,10 @@ struct PipelineTests {
 
             // Fails in every second run of its test process, as a test that depends on timing would.
             @Test func failsEverySecondRun() throws {
-                // In the package's .build folder (Tests/<target>/Flaky.swift), removed with the sandbox.
+                // In Stepwise's build folder of the package (Tests/<target>/Flaky.swift), removed with the sandbox.
                 let test = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 let counter = test.deletingLastPathComponent().deletingLastPathComponent()
-                    .appendingPathComponent(".build/flaky-runs-" + test.lastPathComponent)
+                    .appendingPathComponent(".build-stepwise/flaky-runs-" + test.lastPathComponent)
                 let runs = (Int((try? String(contentsOf: counter, encoding: .utf8)) ?? "") ?? 0) + 1
                 try String(runs).write(to: counter, atomically: true, encoding: .utf8)
                 #expect(runs % 2 == 1)

@@ -192,7 +192,8 @@ struct SharedVerificationTests {
         #expect(try await Pipeline(options: options).build().nothingFailed)
         #expect(try built(sandbox) == Set(whole.targets.map(\.name)), "a cold cache: the whole package")
         try sandbox.edit("de.xml", replacing: "Gruß zusammensetzen", with: "Gruß zusammenstellen")
-        try FileManager.default.removeItem(at: sandbox.output.appendingPathComponent("Codebase/.build"))
+        try FileManager.default.removeItem(
+            at: sandbox.output.appendingPathComponent("Codebase/" + PackageLayout.scratch))
         _ = try newCalls(sandbox)
 
         let outcome = try await Pipeline(options: options).build()

@@ -129,11 +129,16 @@ struct VerifyWithFakeSwiftTests {
         #expect(second.message == "extra argument")
         #expect(second.listingID == "shouting")
         let builds = try calls(sandbox).filter { $0.hasPrefix("build") }
-        #expect(builds.first == "build --package-path \(sandbox.output.path)/Codebase --build-tests")
+        let package =
+            "--package-path \(sandbox.output.path)/Codebase --scratch-path \(sandbox.output.path)/Codebase/.build-stepwise"
+        #expect(builds.first == "build \(package) --enable-code-coverage --build-tests")
         #expect(
             Set(builds.dropFirst().compactMap { $0.components(separatedBy: "--target ").last })
                 == ["GreetingStep01FRTests", "GreetingStep02Tests", "GreetingStep02FRTests"],
             "every step the build did not reach, one by one; not the one it already reported")
+        #expect(
+            builds.dropFirst().allSatisfy { $0.hasPrefix("build \(package) --enable-code-coverage --target ") },
+            "one set of flags for every build, or each would rebuild the others' modules")
         #expect(try calls(sandbox).allSatisfy { !$0.hasPrefix("test") }, "no tests after a failed build")
     }
 
