@@ -140,14 +140,10 @@ COMMANDS = {
         "not run",
         "needs a warm cache server: .ci/remote-cache runs these arguments in a fresh clone against nginx (scenario 2)",
     ),
-    "swift run build-docs --coverage": (
-        "not run",
-        "verifies the whole content again with an instrumented build; swift test runs build-docs --coverage and"
-        " --min-coverage with the real toolchain on a fixture tutorial (CoverageTests)",
-    ),
     "Scripts/benchmark-coverage": (
         "not run",
-        "a benchmark: ten forced full verifications and two builds of the codebase; docs/measurements.md has its table",
+        "a benchmark: a baseline commit's tool built from nothing, two builds of the codebase from nothing and ten"
+        " forced full verifications; docs/measurements.md has its table",
     ),
     "Scripts/benchmark-scale": (
         "not run",
