@@ -44,7 +44,7 @@ BENCHMARK = {"exit": (0, 1, 2), "contains": "target"}
 COMMANDS = {
     "swift run build-docs": ("ci",),
     "swift run build-docs check": ("ci",),
-    "swift run build-docs --repeat 3": ("ci",),
+    "swift run build-docs --repeat 3 --min-coverage 100": ("ci",),
     "swift test": ("ci",),
     "swift test --sanitize=thread --filter": ("ci",),
     "swift run lesson <tutorial> --lang <lang> --no-pause": ("ci",),
