@@ -89,6 +89,7 @@ public final class Store: Sendable {
             return Int(select.int64(at: 0))
         }
     }
+
     public func populate(
         count: Int,
         startingAt start: Date = Date(timeIntervalSince1970: 1_767_225_600),

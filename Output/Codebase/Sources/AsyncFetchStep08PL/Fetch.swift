@@ -32,8 +32,8 @@ extension Connection {
             total = Int(count.int64(at: 0))
         }
         progress(FetchProgress(fetched: 0, total: total))
-        // SQLite zapomina o przerwaniu, gdy rusza instrukcja, a żadna inna nie jest
-        // aktywna. Ta pozostaje aktywna aż do końca wczytywania.
+        // SQLite zapomina o przerwaniu, gdy zaczyna się wykonywanie instrukcji, a żadna
+        // inna nie jest aktywna. Ta pozostaje aktywna aż do końca wczytywania.
         let keepInterrupt = try prepare("SELECT 1")
         _ = try keepInterrupt.step()
         // Przed COMMIT żadna instrukcja nie jest już aktywna, więc transakcja zawsze się kończy.

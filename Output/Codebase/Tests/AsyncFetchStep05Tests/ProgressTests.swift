@@ -5,6 +5,31 @@ import CSQLite
 import Foundation
 import Testing
 
+// Zwei Schleifen treffen sich: Wer zuerst ankommt, wartet, bis auch die andere da ist.
+private final class Meeting: @unchecked Sendable {
+    private let lock = NSLock()
+    private var arrived = 0
+    private var waiting: CheckedContinuation<Void, Never>?
+
+    func arrive() async {
+        await withCheckedContinuation { continuation in
+            let other: CheckedContinuation<Void, Never>? = lock.withLock {
+                arrived += 1
+                guard arrived == 2 else {
+                    waiting = continuation
+                    return nil
+                }
+                defer { waiting = nil }
+                return waiting
+            }
+            if let other {
+                other.resume()
+                continuation.resume()
+            }
+        }
+    }
+}
+
 @Suite struct ProgressTests {
     @Test func progressIsMonotoneAndReachesTheCount() async throws {
         let folder = try TemporaryFolder()
@@ -30,6 +55,35 @@ import Testing
         #expect(reports.allSatisfy { $0.total == 24_997 })
         // 0, dann jeder volle Batch, dann der Rest.
         #expect(reports.count == 1 + 24 + 1)
+    }
+
+    @Test func twoLoopsOverOneStreamShareTheReports() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 10_000)
+        let handle = try store.makeReader().fetchAsync(FetchRequest(batchSize: 100))
+        // Jede Schleife wartet nach ihrer ersten Meldung auf die andere. Die wartende holt
+        // nichts ab, also bekommt die andere die nächste Meldung: Beide laufen sicher
+        // gleichzeitig über den Stream, und keine bekommt alles.
+        let meeting = Meeting()
+        let loop = { @Sendable () async -> [Int] in
+            var fetched: [Int] = []
+            for await progress in handle.progress {
+                fetched.append(progress.fetched)
+                if fetched.count == 1 { await meeting.arrive() }
+            }
+            return fetched
+        }
+        async let first = loop()
+        async let second = loop()
+        let (one, other) = await (first, second)
+        #expect(try await handle.value.count == 10_000)
+
+        // Kein Absturz, und jede Meldung kam bei genau einer der beiden Schleifen an.
+        #expect(!one.isEmpty && !other.isEmpty)
+        #expect((one + other).sorted() == Array(stride(from: 0, through: 10_000, by: 100)))
+        #expect(one == one.sorted() && other == other.sorted())
     }
 
     @Test func withoutCountingTheTotalIsUnknown() async throws {
