@@ -118,6 +118,12 @@ let package = Package(
         .testTarget(name: "BindingsStep08FRTests", dependencies: ["BindingsStep08FR", .product(name: "DequeModule", package: "swift-collections")]),
         .target(name: "BindingsStep08PL", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
         .testTarget(name: "BindingsStep08PLTests", dependencies: ["BindingsStep08PL", .product(name: "DequeModule", package: "swift-collections")]),
+        .target(name: "BindingsStep09", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
+        .testTarget(name: "BindingsStep09Tests", dependencies: ["BindingsStep09", .product(name: "DequeModule", package: "swift-collections")]),
+        .target(name: "BindingsStep09FR", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
+        .testTarget(name: "BindingsStep09FRTests", dependencies: ["BindingsStep09FR", .product(name: "DequeModule", package: "swift-collections")]),
+        .target(name: "BindingsStep09PL", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
+        .testTarget(name: "BindingsStep09PLTests", dependencies: ["BindingsStep09PL", .product(name: "DequeModule", package: "swift-collections")]),
         .target(name: "PromisesStep01"),
         .testTarget(name: "PromisesStep01Tests", dependencies: ["PromisesStep01"]),
         .target(name: "PromisesStep01DE"),
@@ -229,6 +235,9 @@ let package = Package(
                 "BindingsStep08",
                 "BindingsStep08FR",
                 "BindingsStep08PL",
+                "BindingsStep09",
+                "BindingsStep09FR",
+                "BindingsStep09PL",
             ]
         ),
         .executableTarget(
@@ -273,7 +282,7 @@ let package = Package(
         .executableTarget(
             name: "BindingsBenchmark",
             dependencies: [
-                "BindingsStep08",
+                "BindingsStep09",
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),

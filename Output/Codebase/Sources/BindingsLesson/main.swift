@@ -28,6 +28,9 @@ import BindingsStep07PL
 import BindingsStep08
 import BindingsStep08FR
 import BindingsStep08PL
+import BindingsStep09
+import BindingsStep09FR
+import BindingsStep09PL
 
 /// A step's program, as the tutorial writes it: `demo(locale:)`.
 typealias Program = @Sendable (Locale) async throws -> Void
@@ -42,6 +45,7 @@ let programs: [Int: [String: Program]] = [
     6: ["de": BindingsStep06.demo(locale:), "fr": BindingsStep06FR.demo(locale:), "pl": BindingsStep06PL.demo(locale:)],  // weak-owners
     7: ["de": BindingsStep07.demo(locale:), "fr": BindingsStep07FR.demo(locale:), "pl": BindingsStep07PL.demo(locale:)],  // thread-safety
     8: ["de": BindingsStep08.demo(locale:), "fr": BindingsStep08FR.demo(locale:), "pl": BindingsStep08PL.demo(locale:)],  // reentrancy
+    9: ["de": BindingsStep09.demo(locale:), "fr": BindingsStep09FR.demo(locale:), "pl": BindingsStep09PL.demo(locale:)],  // cancellation
 ]
 
 let usage = """

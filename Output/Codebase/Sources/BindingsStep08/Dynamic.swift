@@ -6,27 +6,10 @@ import Foundation
 public final class Dynamic<Value: Sendable>: Sendable {
     public typealias Listener = @Sendable (Value) -> Void
 
-    private final class Entry: @unchecked Sendable {
+    // deliver liefert false, sobald der Besitzer fehlt.
+    private struct Entry: Sendable {
         let id: Int
-        // nil nach cancel(); nur unter calling gelesen und geschrieben.
-        private var listener: (@Sendable (Value) -> Bool)?
-        // Rekursiv: Ein Listener darf sich selbst abmelden.
-        private let calling = NSRecursiveLock()
-
-        init(id: Int, deliver: @escaping @Sendable (Value) -> Bool) {
-            self.id = id
-            listener = deliver
-        }
-
-        // false, sobald der Besitzer fehlt.
-        func deliver(_ value: Value) -> Bool {
-            calling.withLock { listener?(value) ?? true }
-        }
-
-        // Wartet, bis ein laufender Aufruf auf einem anderen Thread endet.
-        func cancel() {
-            calling.withLock { listener = nil }
-        }
+        let deliver: @Sendable (Value) -> Bool
     }
 
     private struct Pending: Sendable {
@@ -120,10 +103,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
             return (entry, mustDeliver)
         }
         if mustDeliver { drain() }
-        return BindingToken { [weak self] in
-            entry.cancel()
-            self?.remove([entry.id])
-        }
+        return BindingToken { [weak self] in self?.remove([entry.id]) }
     }
 
     private func drain() {

@@ -6,27 +6,10 @@ import Foundation
 public final class Dynamic<Value: Sendable>: Sendable {
     public typealias Listener = @Sendable (Value) -> Void
 
-    private final class Entry: @unchecked Sendable {
+    // deliver renvoie false dès que le propriétaire a disparu.
+    private struct Entry: Sendable {
         let id: Int
-        // nil après cancel() ; lu et écrit uniquement sous calling.
-        private var listener: (@Sendable (Value) -> Bool)?
-        // Récursif : un écouteur peut se désabonner lui-même.
-        private let calling = NSRecursiveLock()
-
-        init(id: Int, deliver: @escaping @Sendable (Value) -> Bool) {
-            self.id = id
-            listener = deliver
-        }
-
-        // false dès que le propriétaire a disparu.
-        func deliver(_ value: Value) -> Bool {
-            calling.withLock { listener?(value) ?? true }
-        }
-
-        // Attend la fin d’un appel en cours sur un autre thread.
-        func cancel() {
-            calling.withLock { listener = nil }
-        }
+        let deliver: @Sendable (Value) -> Bool
     }
 
     private struct Pending: Sendable {
@@ -120,10 +103,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
             return (entry, mustDeliver)
         }
         if mustDeliver { drain() }
-        return BindingToken { [weak self] in
-            entry.cancel()
-            self?.remove([entry.id])
-        }
+        return BindingToken { [weak self] in self?.remove([entry.id]) }
     }
 
     private func drain() {

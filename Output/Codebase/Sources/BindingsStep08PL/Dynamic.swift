@@ -6,27 +6,10 @@ import Foundation
 public final class Dynamic<Value: Sendable>: Sendable {
     public typealias Listener = @Sendable (Value) -> Void
 
-    private final class Entry: @unchecked Sendable {
+    // deliver zwraca false, gdy właściciela już nie ma.
+    private struct Entry: Sendable {
         let id: Int
-        // nil po cancel(); odczyt i zapis tylko pod blokadą calling.
-        private var listener: (@Sendable (Value) -> Bool)?
-        // Rekurencyjna: słuchacz może sam się wyrejestrować.
-        private let calling = NSRecursiveLock()
-
-        init(id: Int, deliver: @escaping @Sendable (Value) -> Bool) {
-            self.id = id
-            listener = deliver
-        }
-
-        // false, gdy właściciela już nie ma.
-        func deliver(_ value: Value) -> Bool {
-            calling.withLock { listener?(value) ?? true }
-        }
-
-        // Czeka, aż zakończy się wywołanie trwające na innym wątku.
-        func cancel() {
-            calling.withLock { listener = nil }
-        }
+        let deliver: @Sendable (Value) -> Bool
     }
 
     private struct Pending: Sendable {
@@ -120,10 +103,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
             return (entry, mustDeliver)
         }
         if mustDeliver { drain() }
-        return BindingToken { [weak self] in
-            entry.cancel()
-            self?.remove([entry.id])
-        }
+        return BindingToken { [weak self] in self?.remove([entry.id]) }
     }
 
     private func drain() {

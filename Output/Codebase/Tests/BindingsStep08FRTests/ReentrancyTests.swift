@@ -13,6 +13,17 @@ private final class Recorder<T: Sendable>: @unchecked Sendable {
     var values: [T] { lock.withLock { storage } }
 }
 
+// How many listener calls run at this moment, and the most there ever were.
+private final class InFlight: @unchecked Sendable {
+    private let lock = NSLock()
+    private var running = 0
+    private var most = 0
+
+    func enter() { lock.withLock { running += 1; most = max(most, running) } }
+    func leave() { lock.withLock { running -= 1 } }
+    var maximum: Int { lock.withLock { most } }
+}
+
 private func clamp(_ box: Dynamic<Int>) {
     box.bind { [weak box] value in
         if value < 0 { box?.value = 0 }
@@ -155,5 +166,31 @@ private func clamp(_ box: Dynamic<Int>) {
         #expect(control.view.delayLabel.text == delay.value)
         #expect(texts.values.last == delay.value)
         #expect(texts.values.count == 1_000)
+    }
+
+    // Listeners of one box never run at the same time, however values come in: set from many
+    // threads, through bind while others set, and through bindAndFire's first call.
+    @Test func listenersOfOneBoxNeverRunAtTheSameTime() {
+        let box = Dynamic(0)
+        let inFlight = InFlight()
+        let calls = Recorder<Int>()
+        let listener: @Sendable (Int) -> Void = { [weak box] value in
+            inFlight.enter()
+            for _ in 0..<20 { _ = box?.value }  // widens the window another call could hit
+            calls.record(value)
+            inFlight.leave()
+        }
+        box.bind(listener)
+
+        DispatchQueue.concurrentPerform(iterations: 300) { i in
+            switch i % 3 {
+            case 0: box.value = i
+            case 1: box.bind(listener)
+            default: box.bindAndFire(listener)
+            }
+        }
+
+        #expect(!calls.values.isEmpty)
+        #expect(inFlight.maximum == 1)
     }
 }
