@@ -11,8 +11,17 @@ private final class Weak: @unchecked Sendable {
     init(_ promise: Promise<Int>) { self.promise = promise }
 }
 
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
 extension PromiseState {
     fileprivate var isCancelled: Bool { if case .cancelled = self { true } else { false } }
+    fileprivate var value: Value? { if case .fulfilled(let value) = self { value } else { nil } }
 }
 
 @Suite struct AdoptionTests {
@@ -124,5 +133,45 @@ extension PromiseState {
         slot.fulfill(child)
         parent.reject(Boom())
         #expect(throws: PromiseError.cycle) { try child.settled() }
+    }
+
+    @Test func cancelEndsWhenTwoPromisesAdoptEachOther() {
+        // Nothing in the API stops two promises from adopting each other: the tree has a
+        // cycle, and the walk must still visit each node once and end.
+        let first = Promise<Int>()
+        let second = Promise<Int>()
+        first.adopt(second, on: .promises)
+        second.adopt(first, on: .promises)
+        first.cancel()
+        #expect(first.state.isCancelled)
+        #expect(second.state.isCancelled)
+    }
+
+    @Test func cancellationTravelsDownFromASettledPromise() throws {
+        let inner = Promise<Int>()
+        let root = Promise(value: 1)
+        let child = root.then { _ -> Promise<Int> in inner }
+        let grandchild = child.then { $0 + 1 }
+        // Handlers run in the order they were added: once this one has run, the child
+        // has adopted `inner` and is waiting for it.
+        try root.then { _ in }.settled()
+        #expect(child.isPending)
+        root.cancel()
+        #expect(root.state.value == 1)
+        #expect(child.state.isCancelled)
+        #expect(grandchild.state.isCancelled)
+        // The child had adopted `inner`: the cancellation reaches it too.
+        #expect(inner.state.isCancelled)
+    }
+
+    @Test func catchReturningAPromiseDoesNotSeeCancellation() {
+        let caught = Counter()
+        let late = Promise<Int>(error: PromiseError.cancelled).catch { _ -> Promise<Int> in
+            caught.increment()
+            return Promise(value: 0)
+        }
+        #expect(throws: PromiseError.cancelled) { try late.settled() }
+        #expect(late.state.isCancelled)
+        #expect(caught.value == 0)
     }
 }
