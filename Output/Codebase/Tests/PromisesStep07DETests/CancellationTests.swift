@@ -257,4 +257,15 @@ private extension PromiseState {
         // The held request and the last one; none of the three cancelled ones.
         #expect(service.answers.value == 2)
     }
+
+    @Test func catchReturningAPromiseDoesNotSeeCancellation() {
+        let caught = Counter()
+        let late = Promise<Int>(error: PromiseError.cancelled).catch { _ -> Promise<Int> in
+            caught.increment()
+            return Promise(value: 0)
+        }
+        #expect(throws: PromiseError.cancelled) { try late.settled() }
+        #expect(late.state.isCancelled)
+        #expect(caught.value == 0)
+    }
 }
