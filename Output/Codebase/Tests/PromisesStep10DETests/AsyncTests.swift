@@ -157,4 +157,13 @@ private actor Board {
         #expect(throws: TimetableError.unknownTrain("X")) { try count.settled() }
         #expect(await board.lines.isEmpty)
     }
+
+    @Test func anOperationThatThrowsCancellationErrorCancelsThePromise() async {
+        let promise = Promise<Int> { () async throws -> Int in throw CancellationError() }
+        let child = promise.then { $0 + 1 }
+        await #expect(throws: CancellationError.self) { try await promise.value }
+        #expect(promise.state.isCancelled)
+        await #expect(throws: CancellationError.self) { try await child.value }
+        #expect(child.state.isCancelled)
+    }
 }
