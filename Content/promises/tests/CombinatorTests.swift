@@ -157,4 +157,33 @@ private func drainPromisesQueue() throws {
         inputs[0].fulfill(1)
         #expect(try inputs[0].then { $0 + 1 }.settled() == 2)
     }
+
+    @Test func aTimeoutThatCancelsItsParentStopsTheServiceRequest() async {
+        let service = TimetableService()
+        // The service answers on one serial queue: hold it with a first handler, so that
+        // the request made next is still waiting when the limit runs out.
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        service.station(named: "Kraków Główny") { _, _ in
+            entered.signal()
+            gate.wait()
+        }
+        entered.wait()
+        let request = service.station(named: "Gdynia Główna")
+        // Cancel hooks run in the order they were registered: once this one has run, the
+        // wrapper's, which cancels the request, has run too.
+        let hooksRan = DispatchSemaphore(value: 0)
+        request.onCancel { hooksRan.signal() }
+        let limited = request.timeout(.milliseconds(10), cancellingParent: true)
+        #expect(throws: PromiseError.timedOut) { try limited.settled() }
+        hooksRan.wait()
+        #expect(request.state.isCancelled)
+        gate.signal()
+        // Queued after the cancelled request: once it is answered, that one would have been too.
+        await withCheckedContinuation { continuation in
+            service.station(named: "Warszawa Centralna") { _, _ in continuation.resume() }
+        }
+        // The held request and the last one, not the one that timed out.
+        #expect(service.answers.value == 2)
+    }
 }
