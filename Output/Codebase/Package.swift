@@ -178,6 +178,12 @@ let package = Package(
         .testTarget(name: "PromisesStep09DETests", dependencies: ["PromisesStep09DE"]),
         .target(name: "PromisesStep09FR"),
         .testTarget(name: "PromisesStep09FRTests", dependencies: ["PromisesStep09FR"]),
+        .target(name: "PromisesStep10"),
+        .testTarget(name: "PromisesStep10Tests", dependencies: ["PromisesStep10"]),
+        .target(name: "PromisesStep10DE"),
+        .testTarget(name: "PromisesStep10DETests", dependencies: ["PromisesStep10DE"]),
+        .target(name: "PromisesStep10FR"),
+        .testTarget(name: "PromisesStep10FRTests", dependencies: ["PromisesStep10FR"]),
         .executableTarget(
             name: "AsyncFetchLesson",
             dependencies: [
@@ -270,6 +276,9 @@ let package = Package(
                 "PromisesStep09",
                 "PromisesStep09DE",
                 "PromisesStep09FR",
+                "PromisesStep10",
+                "PromisesStep10DE",
+                "PromisesStep10FR",
             ]
         ),
         .executableTarget(
@@ -289,7 +298,7 @@ let package = Package(
         .executableTarget(
             name: "PromisesBenchmark",
             dependencies: [
-                "PromisesStep09",
+                "PromisesStep10",
             ]
         ),
     ],

@@ -7,6 +7,12 @@ private extension PromiseState {
     var isCancelled: Bool { if case .cancelled = self { true } else { false } }
 }
 
+private actor Board {
+    var lines: [String] = []
+
+    func append(_ line: String) { lines.append(line) }
+}
+
 @Suite struct AsyncTests {
     @Test func awaitingAFulfilledPromise() async throws {
         let promise = Promise<Int>()
@@ -122,5 +128,39 @@ private extension PromiseState {
                 #expect(i.isMultiple(of: 2), "waiter \(i) was not cancelled")
             }
         }
+    }
+
+    @Test func handlersCanRunOnAnActor() async throws {
+        let board = Board()
+        let count = Promise(value: "IC 3510")
+            .then(on: board) { board, train in
+                board.append(train)
+                return board.lines.count
+            }
+        await withCheckedContinuation { continuation in
+            count.finally { continuation.resume() }
+        }
+        #expect(try count.settled() == 1)
+        #expect(await board.lines == ["IC 3510"])
+    }
+
+    @Test func aRejectionSkipsAHandlerOnAnActor() async throws {
+        let board = Board()
+        let count = Promise<String>(error: TimetableError.unknownTrain("X"))
+            .then(on: board) { board, train in
+                board.append(train)
+                return board.lines.count
+            }
+        #expect(throws: TimetableError.unknownTrain("X")) { try count.settled() }
+        #expect(await board.lines.isEmpty)
+    }
+
+    @Test func anOperationThatThrowsCancellationErrorCancelsThePromise() async {
+        let promise = Promise<Int> { () async throws -> Int in throw CancellationError() }
+        let child = promise.then { $0 + 1 }
+        await #expect(throws: CancellationError.self) { try await promise.value }
+        #expect(promise.state.isCancelled)
+        await #expect(throws: CancellationError.self) { try await child.value }
+        #expect(child.state.isCancelled)
     }
 }

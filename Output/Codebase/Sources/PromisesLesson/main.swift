@@ -31,6 +31,9 @@ import PromisesStep08FR
 import PromisesStep09
 import PromisesStep09DE
 import PromisesStep09FR
+import PromisesStep10
+import PromisesStep10DE
+import PromisesStep10FR
 
 /// A step's program, as the tutorial writes it: `demo(locale:)`.
 typealias Program = @Sendable (Locale) async throws -> Void
@@ -43,9 +46,10 @@ let programs: [Int: [String: Program]] = [
     4: ["pl": PromisesStep04.demo(locale:), "de": PromisesStep04DE.demo(locale:), "fr": PromisesStep04FR.demo(locale:)],  // errors
     5: ["pl": PromisesStep05.demo(locale:), "de": PromisesStep05DE.demo(locale:), "fr": PromisesStep05FR.demo(locale:)],  // no-zalgo
     6: ["pl": PromisesStep06.demo(locale:), "de": PromisesStep06DE.demo(locale:), "fr": PromisesStep06FR.demo(locale:)],  // cancellation
-    7: ["pl": PromisesStep07.demo(locale:), "de": PromisesStep07DE.demo(locale:), "fr": PromisesStep07FR.demo(locale:)],  // combinators
-    8: ["pl": PromisesStep08.demo(locale:), "de": PromisesStep08DE.demo(locale:), "fr": PromisesStep08FR.demo(locale:)],  // async-await
-    9: ["pl": PromisesStep09.demo(locale:), "de": PromisesStep09DE.demo(locale:), "fr": PromisesStep09FR.demo(locale:)],  // performance
+    7: ["pl": PromisesStep07.demo(locale:), "de": PromisesStep07DE.demo(locale:), "fr": PromisesStep07FR.demo(locale:)],  // adoption
+    8: ["pl": PromisesStep08.demo(locale:), "de": PromisesStep08DE.demo(locale:), "fr": PromisesStep08FR.demo(locale:)],  // combinators
+    9: ["pl": PromisesStep09.demo(locale:), "de": PromisesStep09DE.demo(locale:), "fr": PromisesStep09FR.demo(locale:)],  // async-await
+    10: ["pl": PromisesStep10.demo(locale:), "de": PromisesStep10DE.demo(locale:), "fr": PromisesStep10FR.demo(locale:)],  // performance
 ]
 
 let usage = """

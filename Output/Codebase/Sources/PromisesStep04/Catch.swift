@@ -18,6 +18,29 @@ extension Promise {
     }
 
     @discardableResult
+    public func `catch`(
+        _ body: @escaping @Sendable (any Error) throws -> Promise<Value>
+    ) -> Promise<Value> {
+        makeChild { outcome, child in
+            switch outcome {
+            case .success(let value):
+                child.fulfill(value)
+            case .failure(let error):
+                do {
+                    let next = try body(error)
+                    if next === child {
+                        child.reject(PromiseError.cycle)
+                    } else {
+                        next.whenSettled { child.settle($0) }
+                    }
+                } catch {
+                    child.reject(error)
+                }
+            }
+        }
+    }
+
+    @discardableResult
     public func finally(_ body: @escaping @Sendable () -> Void) -> Promise<Value> {
         makeChild { outcome, child in
             body()

@@ -19,6 +19,30 @@ extension Promise {
     }
 
     @discardableResult
+    public func `catch`(
+        on queue: DispatchQueue = .promises,
+        _ body: @escaping @Sendable (any Error) throws -> Promise<Value>
+    ) -> Promise<Value> {
+        makeChild(on: queue) { outcome, child in
+            switch outcome {
+            case .success(let value):
+                child.fulfill(value)
+            case .failure(let error):
+                do {
+                    let next = try body(error)
+                    if next === child {
+                        child.reject(PromiseError.cycle)
+                    } else {
+                        next.whenSettled(on: queue) { child.settle($0) }
+                    }
+                } catch {
+                    child.reject(error)
+                }
+            }
+        }
+    }
+
+    @discardableResult
     public func finally(
         on queue: DispatchQueue = .promises, _ body: @escaping @Sendable () -> Void
     ) -> Promise<Value> {

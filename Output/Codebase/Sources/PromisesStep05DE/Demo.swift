@@ -2,15 +2,6 @@
 
 import Foundation
 
-actor DepartureBoard {
-    private(set) var lines: [String] = []
-
-    func add(_ line: String) -> Int {
-        lines.append(line)
-        return lines.count
-    }
-}
-
 public func demo(locale: Locale) async throws {
     let ready = Promise(value: "IC 3510")
     let desk = DispatchQueue(label: "desk")
@@ -20,10 +11,6 @@ public func demo(locale: Locale) async throws {
         return handler
     }
     try await printed.value
-
-    let board = DepartureBoard()
-    let count = ready.then(on: board) { board, train in board.add(train) }
-    print("Zeilen auf der Abfahrtstafel: \(try await count.value)")
 
     var link = Promise(value: 0)
     for _ in 0..<10_000 {

@@ -32,7 +32,16 @@ extension Promise {
             case .failure(PromiseError.cancelled):
                 child.cancel()
             case .failure(let error):
-                do { child.adopt(try body(error), on: queue) } catch { child.reject(error) }
+                do {
+                    let next = try body(error)
+                    if next === child {
+                        child.reject(PromiseError.cycle)
+                    } else {
+                        next.whenSettled(on: queue) { child.settle($0) }
+                    }
+                } catch {
+                    child.reject(error)
+                }
             }
         }
     }

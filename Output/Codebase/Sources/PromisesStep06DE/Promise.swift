@@ -76,10 +76,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
             result = outcome
             for waiter in waiters { waiter.signal() }
             waiters = []
-            // Der Job hält das Promise, bis er läuft: Auf dessen Liste warten die Kinder.
-            for (queue, job) in handlers {
-                queue.async { withExtendedLifetime(self) { job(outcome) } }
-            }
+            for (queue, job) in handlers { queue.async { job(outcome) } }
             handlers = []
             if case .failure(PromiseError.cancelled) = outcome {
                 for (queue, job) in cancelHandlers { queue.async { job() } }
@@ -113,7 +110,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
     ) {
         lock.withLock {
             if let result {
-                queue.async { withExtendedLifetime(self) { job(result) } }
+                queue.async { job(result) }
             } else {
                 handlers.append((queue, job))
             }

@@ -16,27 +16,10 @@ extension Promise {
         child.whenSettled(on: queue) { [weak self, weak child] _ in
             if let child { self?.forget(child) }
         }
-        // Rien ne retient ici l’enfant annulé de then ou catch ; celui de finally, si, car il s’exécutera.
-        let kept = evenIfCancelled ? child : nil
-        whenSettled(on: queue) { [weak child] outcome in
-            guard let child = child ?? kept else { return }
+        whenSettled(on: queue) { outcome in
             if evenIfCancelled || child.isPending { job(outcome, child) }
         }
         return child
-    }
-
-    /// Acquitte cette promesse comme `next` ; annuler cette promesse annule aussi `next`.
-    func adopt(_ next: Promise<Value>, on queue: DispatchQueue) {
-        guard next !== self else {
-            reject(PromiseError.cycle)
-            return
-        }
-        addChild(next)
-        if !isPending { next.cancel() }  // annulée pendant que le handler s’exécutait
-        next.whenSettled(on: queue) { outcome in
-            self.settle(outcome)
-            self.forget(next)
-        }
     }
 
     @discardableResult
@@ -61,26 +44,20 @@ extension Promise {
         makeChild(on: queue) { outcome, child in
             switch outcome {
             case .success(let value):
-                do { child.adopt(try body(value), on: queue) } catch { child.reject(error) }
-            case .failure(let error):
-                child.reject(error)
-            }
-        }
-    }
-
-    @discardableResult
-    public func then<A: Actor, U>(
-        on actor: A, _ body: @escaping @Sendable (isolated A, Value) throws -> U
-    ) -> Promise<U> {
-        makeChild(on: .promises) { outcome, child in
-            switch outcome {
-            case .success(let value):
-                Task.immediate {
-                    do { child.fulfill(try await body(actor, value)) } catch { child.reject(error) }
+                do {
+                    let next = try body(value)
+                    if next === child {
+                        child.reject(PromiseError.cycle)
+                    } else {
+                        next.whenSettled(on: queue) { child.settle($0) }
+                    }
+                } catch {
+                    child.reject(error)
                 }
             case .failure(let error):
                 child.reject(error)
             }
         }
     }
+
 }

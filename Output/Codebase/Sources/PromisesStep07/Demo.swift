@@ -3,25 +3,29 @@
 import Foundation
 
 public func demo(locale: Locale) async throws {
-    let service = TimetableService()
-    let trains = ["IC 3510", "EIP 1300", "TLK 31100"]
-    let delays = try await Promise.all(trains.map { service.delay(of: $0) }).value
-    for (train, delay) in zip(trains, delays) {
-        print("\(train): \(delay.minutes(locale: locale))")
+    let request = Promise<[Departure]>()
+    let stopped = Promise<Void>()
+    request.onCancel {
+        print("Producent: przerywam zapytanie")
+        stopped.fulfill(())
     }
+    let station = Promise(value: "Kraków Główny")
+    let departures = station.then { _ in request }
+    // Handlery wykonują się w kolejności rejestracji: po tym dziecko przejęło już zapytanie.
+    try await station.then { _ in }.value
+    departures.cancel()
+    try await stopped.value
+    if case .cancelled = departures.state { print("Obietnica odjazdów: anulowana") }
+    if case .cancelled = request.state { print("Zapytanie: anulowane") }
 
-    let fastest = Promise.any([service.delay(of: "IC 9999"), service.delay(of: "EIP 5100")])
-    print("Pierwsza odpowiedź: \(try await fastest.value.minutes(locale: locale))")
-
+    let client = Promise<Int>()  // klient wciąż się łączy
+    var released: [() -> Bool] = []
     do {
-        _ = try await Promise<Int>.race([]).value
-    } catch PromiseError.emptyInput {
-        print("race([]): nie ma kogo ścigać")
+        let children = (0..<1000).map { _ in client.then { $0 + 1 } }
+        released = children.map { child in { [weak child] in child == nil } }
+        for child in children { child.cancel() }
     }
-
-    do {
-        _ = try await Promise<Int>().timeout(.milliseconds(20)).value
-    } catch PromiseError.timedOut {
-        print("Brak odpowiedzi po 20 ms")
-    }
+    // Zlecenia, które usuwają dzieci z listy klienta, trafiły na kolejkę przed tym.
+    try await Promise(value: 0).then { _ in }.value
+    print("Zwolnione anulowane dzieci: \(released.filter { $0() }.count) z 1000")
 }

@@ -13,7 +13,6 @@ public enum PromiseError: Error, Equatable, Sendable {
     case timedOut
     case cycle
     case cancelled
-    case emptyInput
 }
 
 public final class Promise<Value: Sendable>: @unchecked Sendable {

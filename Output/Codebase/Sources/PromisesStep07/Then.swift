@@ -68,19 +68,4 @@ extension Promise {
         }
     }
 
-    @discardableResult
-    public func then<A: Actor, U>(
-        on actor: A, _ body: @escaping @Sendable (isolated A, Value) throws -> U
-    ) -> Promise<U> {
-        makeChild(on: .promises) { outcome, child in
-            switch outcome {
-            case .success(let value):
-                Task.immediate {
-                    do { child.fulfill(try await body(actor, value)) } catch { child.reject(error) }
-                }
-            case .failure(let error):
-                child.reject(error)
-            }
-        }
-    }
 }

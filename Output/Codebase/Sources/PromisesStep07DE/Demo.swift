@@ -3,25 +3,29 @@
 import Foundation
 
 public func demo(locale: Locale) async throws {
-    let service = TimetableService()
-    let trains = ["IC 3510", "EIP 1300", "TLK 31100"]
-    let delays = try await Promise.all(trains.map { service.delay(of: $0) }).value
-    for (train, delay) in zip(trains, delays) {
-        print("\(train): \(delay.minutes(locale: locale))")
+    let request = Promise<[Departure]>()
+    let stopped = Promise<Void>()
+    request.onCancel {
+        print("Produzent: Anfrage wird abgebrochen")
+        stopped.fulfill(())
     }
+    let station = Promise(value: "Kraków Główny")
+    let departures = station.then { _ in request }
+    // Handler laufen in der Reihenfolge ihrer Registrierung: Danach hat das Kind die Anfrage schon übernommen.
+    try await station.then { _ in }.value
+    departures.cancel()
+    try await stopped.value
+    if case .cancelled = departures.state { print("Promise der Abfahrten: abgebrochen") }
+    if case .cancelled = request.state { print("Anfrage: abgebrochen") }
 
-    let fastest = Promise.any([service.delay(of: "IC 9999"), service.delay(of: "EIP 5100")])
-    print("Erste Antwort: \(try await fastest.value.minutes(locale: locale))")
-
+    let client = Promise<Int>()  // der Client baut noch seine Verbindung auf
+    var released: [() -> Bool] = []
     do {
-        _ = try await Promise<Int>.race([]).value
-    } catch PromiseError.emptyInput {
-        print("race([]): niemand am Start")
+        let children = (0..<1000).map { _ in client.then { $0 + 1 } }
+        released = children.map { child in { [weak child] in child == nil } }
+        for child in children { child.cancel() }
     }
-
-    do {
-        _ = try await Promise<Int>().timeout(.milliseconds(20)).value
-    } catch PromiseError.timedOut {
-        print("Keine Antwort nach 20 ms")
-    }
+    // Die Jobs, die die Kinder von der Liste des Clients nehmen, stehen vor diesem in der Queue.
+    try await Promise(value: 0).then { _ in }.value
+    print("Freigegebene abgebrochene Kinder: \(released.filter { $0() }.count) von 1000")
 }

@@ -3,25 +3,29 @@
 import Foundation
 
 public func demo(locale: Locale) async throws {
-    let service = TimetableService()
-    let trains = ["IC 3510", "EIP 1300", "TLK 31100"]
-    let delays = try await Promise.all(trains.map { service.delay(of: $0) }).value
-    for (train, delay) in zip(trains, delays) {
-        print("\(train) : \(delay.minutes(locale: locale))")
+    let request = Promise<[Departure]>()
+    let stopped = Promise<Void>()
+    request.onCancel {
+        print("Producteur : j’interromps la requête")
+        stopped.fulfill(())
     }
+    let station = Promise(value: "Kraków Główny")
+    let departures = station.then { _ in request }
+    // Les handlers s’exécutent dans l’ordre d’enregistrement : après celui-ci, l’enfant a déjà adopté la requête.
+    try await station.then { _ in }.value
+    departures.cancel()
+    try await stopped.value
+    if case .cancelled = departures.state { print("Promesse des départs : annulée") }
+    if case .cancelled = request.state { print("Requête : annulée") }
 
-    let fastest = Promise.any([service.delay(of: "IC 9999"), service.delay(of: "EIP 5100")])
-    print("Première réponse : \(try await fastest.value.minutes(locale: locale))")
-
+    let client = Promise<Int>()  // le client est encore en train de se connecter
+    var released: [() -> Bool] = []
     do {
-        _ = try await Promise<Int>.race([]).value
-    } catch PromiseError.emptyInput {
-        print("race([]) : aucun concurrent")
+        let children = (0..<1000).map { _ in client.then { $0 + 1 } }
+        released = children.map { child in { [weak child] in child == nil } }
+        for child in children { child.cancel() }
     }
-
-    do {
-        _ = try await Promise<Int>().timeout(.milliseconds(20)).value
-    } catch PromiseError.timedOut {
-        print("Pas de réponse après 20 ms")
-    }
+    // Les jobs qui retirent les enfants de la liste du client ont été mis en file avant celui-ci.
+    try await Promise(value: 0).then { _ in }.value
+    print("Enfants annulés libérés : \(released.filter { $0() }.count) sur 1000")
 }

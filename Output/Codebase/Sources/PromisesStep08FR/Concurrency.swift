@@ -2,66 +2,13 @@
 
 import Foundation
 
-/// L’attente d’une promesse par une Task : reprend la continuation une seule fois, avec le résultat ou, si cette Task est annulée, avec CancellationError.
-private final class Waiter<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Value, any Error>?
-    private var isFinished = false
-
-    func start(_ continuation: CheckedContinuation<Value, any Error>) {
-        let cancelledAlready = lock.withLock {
-            if !isFinished { self.continuation = continuation }
-            return isFinished
-        }
-        if cancelledAlready { continuation.resume(throwing: CancellationError()) }
-    }
-
-    func finish(_ outcome: Result<Value, any Error>) {
-        let continuation = lock.withLock {
-            isFinished = true
-            defer { self.continuation = nil }
-            return self.continuation
-        }
-        continuation?.resume(with: outcome)
-    }
-}
-
 extension Promise {
+    /// Le résultat pour le code async : suspend la Task en cours sans bloquer de thread.
     public var value: Value {
         get async throws {
-            let waiter = Waiter<Value>()
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    waiter.start(continuation)
-                    whenSettled { outcome in
-                        if case .failure(PromiseError.cancelled) = outcome {
-                            waiter.finish(.failure(CancellationError()))
-                        } else {
-                            waiter.finish(outcome)
-                        }
-                    }
-                }
-            } onCancel: {
-                // Seule cette attente s’arrête ; la promesse et les autres attentes continuent.
-                waiter.finish(.failure(CancellationError()))
+            try await withCheckedThrowingContinuation { continuation in
+                whenSettled { continuation.resume(with: $0) }
             }
         }
-    }
-
-    public convenience init(
-        priority: TaskPriority? = nil,
-        _ operation: @escaping @Sendable () async throws -> Value
-    ) {
-        self.init()
-        let task = Task(priority: priority) {
-            do {
-                self.fulfill(try await operation())
-            } catch is CancellationError {
-                self.cancel()
-            } catch {
-                self.reject(error)
-            }
-        }
-        onCancel { task.cancel() }
     }
 }

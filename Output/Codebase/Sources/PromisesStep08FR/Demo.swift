@@ -4,39 +4,24 @@ import Foundation
 
 public func demo(locale: Locale) async throws {
     let service = TimetableService()
-    let station = try await service.station(named: "Kraków Główny").value
-    print("Gare : \(station.name)")
-
-    let total = Promise {
-        var sum = Duration.zero
-        for departure in try await service.departures(from: station).value {
-            sum += try await service.delay(of: departure.train).value
-        }
-        return sum
+    let trains = ["IC 3510", "EIP 1300", "TLK 31100"]
+    let delays = try await Promise.all(trains.map { service.delay(of: $0) }).value
+    for (train, delay) in zip(trains, delays) {
+        print("\(train) : \(delay.minutes(locale: locale))")
     }
-    print("Retard cumulé : \(try await total.value.minutes(locale: locale))")
 
-    let never = Promise<Int>()
-    let waiting = Task { try await never.value }
-    waiting.cancel()
+    let fastest = Promise.any([service.delay(of: "IC 9999"), service.delay(of: "EIP 5100")])
+    print("Première réponse : \(try await fastest.value.minutes(locale: locale))")
+
     do {
-        _ = try await waiting.value
-    } catch is CancellationError {
-        let pending = never.isPending ? "oui" : "non"
-        print("Attente annulée, promesse toujours en attente : \(pending)")
+        _ = try await Promise<Int>.race([]).value
+    } catch PromiseError.emptyInput {
+        print("race([]) : aucun concurrent")
     }
 
-    let interrupted = Promise<Void>()
-    let slow = Promise<Int> {
-        do {
-            try await Task.sleep(for: .seconds(60))
-        } catch {
-            interrupted.fulfill(())
-            throw error
-        }
-        return 0
+    do {
+        _ = try await Promise<Int>().timeout(.milliseconds(20)).value
+    } catch PromiseError.timedOut {
+        print("Pas de réponse après 20 ms")
     }
-    slow.cancel()
-    try await interrupted.value
-    print("Task de la promesse interrompue après cancel()")
 }

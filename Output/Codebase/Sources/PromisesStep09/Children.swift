@@ -3,48 +3,19 @@
 import Foundation
 
 /// To, co `cancel()` musi wiedzieć o obietnicy dowolnego typu wartości.
-@usableFromInline
 protocol CancellableNode: AnyObject, Sendable {
     /// Dzieci węzła, które mogą jeszcze oczekiwać.
     func currentChildren() -> [any CancellableNode]
     /// Rozstrzyga węzeł jako anulowany, jeśli jeszcze oczekuje.
     func settleCancelled()
-    /// Zapomina o dziecku, które zostało rozstrzygnięte.
-    func forget(_ child: any CancellableNode)
 }
 
 extension Promise: CancellableNode {
-    @usableFromInline
     func currentChildren() -> [any CancellableNode] {
-        lock.withLock { children.all }
+        lock.withLock { Array(children.values) }
     }
 
-    @usableFromInline
     func settleCancelled() {
         settle(.failure(PromiseError.cancelled))
-    }
-}
-
-/// Dzieci obietnicy, które mogą jeszcze oczekiwać: jedno w strukturze, reszta według tożsamości.
-@usableFromInline
-struct Children {
-    @usableFromInline var first: (any CancellableNode)?
-    @usableFromInline var more: [ObjectIdentifier: any CancellableNode] = [:]
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    mutating func add(_ child: any CancellableNode) {
-        if first == nil { first = child } else { more[ObjectIdentifier(child)] = child }
-    }
-
-    @inlinable
-    mutating func remove(_ child: any CancellableNode) {
-        if first === child { first = nil } else { more[ObjectIdentifier(child)] = nil }
-    }
-
-    var all: [any CancellableNode] {
-        (first.map { [$0] } ?? []) + more.values
     }
 }

@@ -81,9 +81,14 @@ extension Promise {
         return result
     }
 
-    public func timeout(_ duration: Duration) -> Promise<Value> {
+    /// Z `cancellingParent` upływ limitu anuluje też tę obietnicę, a z nią pracę, która ma ją rozstrzygnąć.
+    public func timeout(_ duration: Duration, cancellingParent: Bool = false) -> Promise<Value> {
         let child = makeChild(on: .promises) { outcome, child in child.settle(outcome) }
-        let timer = Timer(after: duration) { child.reject(PromiseError.timedOut) }
+        let parent = cancellingParent ? self : nil
+        let timer = Timer(after: duration) {
+            child.reject(PromiseError.timedOut)
+            parent?.cancel()
+        }
         child.whenSettled { _ in timer.cancel() }
         return child
     }

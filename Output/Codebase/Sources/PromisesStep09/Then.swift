@@ -5,24 +5,27 @@ import Foundation
 extension Promise {
     /// Nowa obietnica, którą `job` rozstrzygnie po rozstrzygnięciu tej.
     /// Dziecko anulowane wcześniej pomijamy, chyba że `evenIfCancelled` (jak w `finally`).
-    @inlinable
     func makeChild<U>(
         on queue: DispatchQueue,
         evenIfCancelled: Bool = false,
         _ job: @escaping @Sendable (Result<Value, any Error>, Promise<U>) -> Void
     ) -> Promise<U> {
         let child = Promise<U>()
-        child.parent = self
         addChild(child)
-        // Zlecenie then i catch rodzic usunie, gdy dziecko rozstrzygnie się wcześniej; finally zostaje.
-        runWhenSettled(on: queue, child: evenIfCancelled ? nil : ObjectIdentifier(child)) { [unowned self] in
+        // Po rozstrzygnięciu dziecka (jakimkolwiek i kiedykolwiek) zlecenie na kolejce usuwa je z listy rodzica.
+        child.whenSettled(on: queue) { [weak self, weak child] _ in
+            if let child { self?.forget(child) }
+        }
+        // Anulowanego dziecka then i catch nic tu nie trzyma; finally tak, bo zawsze się wykona.
+        let kept = evenIfCancelled ? child : nil
+        whenSettled(on: queue) { [weak child] outcome in
+            guard let child = child ?? kept else { return }
             if evenIfCancelled || child.isPending { job(outcome, child) }
         }
         return child
     }
 
     /// Rozstrzyga tę obietnicę tak jak `next`; jej anulowanie anuluje też `next`.
-    @inlinable
     func adopt(_ next: Promise<Value>, on queue: DispatchQueue) {
         guard next !== self else {
             reject(PromiseError.cycle)
@@ -30,13 +33,13 @@ extension Promise {
         }
         addChild(next)
         if !isPending { next.cancel() }  // anulowana w trakcie pracy handlera
-        next.runWhenSettled(on: queue) { [unowned next] in
-            self.settle(next.outcome)
+        next.whenSettled(on: queue) { outcome in
+            self.settle(outcome)
             self.forget(next)
         }
     }
 
-    @inlinable @discardableResult
+    @discardableResult
     public func then<U>(
         on queue: DispatchQueue = .promises, _ body: @escaping @Sendable (Value) throws -> U
     ) -> Promise<U> {
@@ -50,7 +53,7 @@ extension Promise {
         }
     }
 
-    @inlinable @discardableResult
+    @discardableResult
     public func then<U>(
         on queue: DispatchQueue = .promises,
         _ body: @escaping @Sendable (Value) throws -> Promise<U>

@@ -3,48 +3,19 @@
 import Foundation
 
 /// Was `cancel()` über ein Promise mit beliebigem Werttyp wissen muss.
-@usableFromInline
 protocol CancellableNode: AnyObject, Sendable {
     /// Die Kinder des Knotens, die noch ausstehen können.
     func currentChildren() -> [any CancellableNode]
     /// Bricht den Knoten ab, falls er noch aussteht.
     func settleCancelled()
-    /// Vergisst ein Kind, das abgeschlossen wurde.
-    func forget(_ child: any CancellableNode)
 }
 
 extension Promise: CancellableNode {
-    @usableFromInline
     func currentChildren() -> [any CancellableNode] {
-        lock.withLock { children.all }
+        lock.withLock { Array(children.values) }
     }
 
-    @usableFromInline
     func settleCancelled() {
         settle(.failure(PromiseError.cancelled))
-    }
-}
-
-/// Die Kinder eines Promise, die noch ausstehen können: eines direkt, weitere nach Identität.
-@usableFromInline
-struct Children {
-    @usableFromInline var first: (any CancellableNode)?
-    @usableFromInline var more: [ObjectIdentifier: any CancellableNode] = [:]
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    mutating func add(_ child: any CancellableNode) {
-        if first == nil { first = child } else { more[ObjectIdentifier(child)] = child }
-    }
-
-    @inlinable
-    mutating func remove(_ child: any CancellableNode) {
-        if first === child { first = nil } else { more[ObjectIdentifier(child)] = nil }
-    }
-
-    var all: [any CancellableNode] {
-        (first.map { [$0] } ?? []) + more.values
     }
 }

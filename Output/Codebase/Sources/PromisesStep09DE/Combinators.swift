@@ -81,9 +81,14 @@ extension Promise {
         return result
     }
 
-    public func timeout(_ duration: Duration) -> Promise<Value> {
+    /// Mit `cancellingParent` bricht der Ablauf der Frist auch dieses Promise ab – und mit ihm die Arbeit, die es abschließen soll.
+    public func timeout(_ duration: Duration, cancellingParent: Bool = false) -> Promise<Value> {
         let child = makeChild(on: .promises) { outcome, child in child.settle(outcome) }
-        let timer = Timer(after: duration) { child.reject(PromiseError.timedOut) }
+        let parent = cancellingParent ? self : nil
+        let timer = Timer(after: duration) {
+            child.reject(PromiseError.timedOut)
+            parent?.cancel()
+        }
         child.whenSettled { _ in timer.cancel() }
         return child
     }

@@ -3,18 +3,40 @@
 import Foundation
 
 public func demo(locale: Locale) async throws {
-    let root = Promise<Int>()
-    var last = root
-    for _ in 0..<100_000 {
-        last = last.then { $0 + 1 }
-    }
-    root.fulfill(0)
-    let links = try await last.value
-    print("Kette: \(links.formatted(.number.locale(locale))) Glieder")
+    let service = TimetableService()
+    let station = try await service.station(named: "Kraków Główny").value
+    print("Bahnhof: \(station.name)")
 
-    let pending = (0..<10_000).map { _ in Promise<Int>() }
-    let doubled = Promise.all(pending.map { promise in promise.then { $0 * 2 } })
-    for (i, promise) in pending.enumerated() { promise.fulfill(i) }
-    let sum = try await doubled.value.reduce(0, +)
-    print("Summe: \(sum.formatted(.number.locale(locale)))")
+    let total = Promise {
+        var sum = Duration.zero
+        for departure in try await service.departures(from: station).value {
+            sum += try await service.delay(of: departure.train).value
+        }
+        return sum
+    }
+    print("Gesamtverspätung: \(try await total.value.minutes(locale: locale))")
+
+    let never = Promise<Int>()
+    let waiting = Task { try await never.value }
+    waiting.cancel()
+    do {
+        _ = try await waiting.value
+    } catch is CancellationError {
+        let pending = never.isPending ? "ja" : "nein"
+        print("Warten abgebrochen, Promise weiter ausstehend: \(pending)")
+    }
+
+    let interrupted = Promise<Void>()
+    let slow = Promise<Int> {
+        do {
+            try await Task.sleep(for: .seconds(60))
+        } catch {
+            interrupted.fulfill(())
+            throw error
+        }
+        return 0
+    }
+    slow.cancel()
+    try await interrupted.value
+    print("Task des Promise nach cancel() unterbrochen")
 }

@@ -5,24 +5,27 @@ import Foundation
 extension Promise {
     /// Ein neues Promise, das `job` abschließt, sobald dieses abgeschlossen ist.
     /// Ein bis dahin abgebrochenes Kind wird übersprungen, außer mit `evenIfCancelled` (wie bei `finally`).
-    @inlinable
     func makeChild<U>(
         on queue: DispatchQueue,
         evenIfCancelled: Bool = false,
         _ job: @escaping @Sendable (Result<Value, any Error>, Promise<U>) -> Void
     ) -> Promise<U> {
         let child = Promise<U>()
-        child.parent = self
         addChild(child)
-        // Den Job von then und catch entfernt das Eltern-Promise, wenn das Kind vorher abschließt; finally bleibt.
-        runWhenSettled(on: queue, child: evenIfCancelled ? nil : ObjectIdentifier(child)) { [unowned self] in
+        // Schließt das Kind ab (gleich wie und wann), entfernt es ein Job auf der Queue aus der Kinderliste.
+        child.whenSettled(on: queue) { [weak self, weak child] _ in
+            if let child { self?.forget(child) }
+        }
+        // Hier hält nichts ein abgebrochenes Kind von then und catch fest; finally schon, es läuft ja.
+        let kept = evenIfCancelled ? child : nil
+        whenSettled(on: queue) { [weak child] outcome in
+            guard let child = child ?? kept else { return }
             if evenIfCancelled || child.isPending { job(outcome, child) }
         }
         return child
     }
 
     /// Schließt dieses Promise wie `next` ab; ein Abbruch dieses Promise bricht auch `next` ab.
-    @inlinable
     func adopt(_ next: Promise<Value>, on queue: DispatchQueue) {
         guard next !== self else {
             reject(PromiseError.cycle)
@@ -30,13 +33,13 @@ extension Promise {
         }
         addChild(next)
         if !isPending { next.cancel() }  // abgebrochen, während der Handler lief
-        next.runWhenSettled(on: queue) { [unowned next] in
-            self.settle(next.outcome)
+        next.whenSettled(on: queue) { outcome in
+            self.settle(outcome)
             self.forget(next)
         }
     }
 
-    @inlinable @discardableResult
+    @discardableResult
     public func then<U>(
         on queue: DispatchQueue = .promises, _ body: @escaping @Sendable (Value) throws -> U
     ) -> Promise<U> {
@@ -50,7 +53,7 @@ extension Promise {
         }
     }
 
-    @inlinable @discardableResult
+    @discardableResult
     public func then<U>(
         on queue: DispatchQueue = .promises,
         _ body: @escaping @Sendable (Value) throws -> Promise<U>

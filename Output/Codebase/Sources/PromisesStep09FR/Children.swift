@@ -3,48 +3,19 @@
 import Foundation
 
 /// Ce que `cancel()` doit savoir d’une promesse, quel que soit le type de sa valeur.
-@usableFromInline
 protocol CancellableNode: AnyObject, Sendable {
     /// Les enfants du nœud qui peuvent encore être en attente.
     func currentChildren() -> [any CancellableNode]
     /// Annule le nœud s’il est encore en attente.
     func settleCancelled()
-    /// Oublie un enfant qui a été acquitté.
-    func forget(_ child: any CancellableNode)
 }
 
 extension Promise: CancellableNode {
-    @usableFromInline
     func currentChildren() -> [any CancellableNode] {
-        lock.withLock { children.all }
+        lock.withLock { Array(children.values) }
     }
 
-    @usableFromInline
     func settleCancelled() {
         settle(.failure(PromiseError.cancelled))
-    }
-}
-
-/// Les enfants qui peuvent encore être en attente : un en ligne, les autres par identité.
-@usableFromInline
-struct Children {
-    @usableFromInline var first: (any CancellableNode)?
-    @usableFromInline var more: [ObjectIdentifier: any CancellableNode] = [:]
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    mutating func add(_ child: any CancellableNode) {
-        if first == nil { first = child } else { more[ObjectIdentifier(child)] = child }
-    }
-
-    @inlinable
-    mutating func remove(_ child: any CancellableNode) {
-        if first === child { first = nil } else { more[ObjectIdentifier(child)] = nil }
-    }
-
-    var all: [any CancellableNode] {
-        (first.map { [$0] } ?? []) + more.values
     }
 }

@@ -3,18 +3,40 @@
 import Foundation
 
 public func demo(locale: Locale) async throws {
-    let root = Promise<Int>()
-    var last = root
-    for _ in 0..<100_000 {
-        last = last.then { $0 + 1 }
-    }
-    root.fulfill(0)
-    let links = try await last.value
-    print("Chaîne : \(links.formatted(.number.locale(locale))) maillons")
+    let service = TimetableService()
+    let station = try await service.station(named: "Kraków Główny").value
+    print("Gare : \(station.name)")
 
-    let pending = (0..<10_000).map { _ in Promise<Int>() }
-    let doubled = Promise.all(pending.map { promise in promise.then { $0 * 2 } })
-    for (i, promise) in pending.enumerated() { promise.fulfill(i) }
-    let sum = try await doubled.value.reduce(0, +)
-    print("Somme : \(sum.formatted(.number.locale(locale)))")
+    let total = Promise {
+        var sum = Duration.zero
+        for departure in try await service.departures(from: station).value {
+            sum += try await service.delay(of: departure.train).value
+        }
+        return sum
+    }
+    print("Retard cumulé : \(try await total.value.minutes(locale: locale))")
+
+    let never = Promise<Int>()
+    let waiting = Task { try await never.value }
+    waiting.cancel()
+    do {
+        _ = try await waiting.value
+    } catch is CancellationError {
+        let pending = never.isPending ? "oui" : "non"
+        print("Attente annulée, promesse toujours en attente : \(pending)")
+    }
+
+    let interrupted = Promise<Void>()
+    let slow = Promise<Int> {
+        do {
+            try await Task.sleep(for: .seconds(60))
+        } catch {
+            interrupted.fulfill(())
+            throw error
+        }
+        return 0
+    }
+    slow.cancel()
+    try await interrupted.value
+    print("Task de la promesse interrompue après cancel()")
 }

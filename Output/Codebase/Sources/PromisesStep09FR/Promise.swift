@@ -17,16 +17,13 @@ public enum PromiseError: Error, Equatable, Sendable {
 }
 
 public final class Promise<Value: Sendable>: @unchecked Sendable {
-    @usableFromInline let lock = Lock()
-    @usableFromInline var result: Result<Value, any Error>?
-    @usableFromInline var waiters: [DispatchSemaphore] = []
-    @usableFromInline var handlers = Handlers()
-    @usableFromInline var children = Children()
-    @usableFromInline var cancelHandlers = Handlers()
-    /// Le parent dans la liste duquel l’enfant attend ; une fois acquitté, l’enfant s’en retire lui-même.
-    @usableFromInline weak var parent: (any CancellableNode)?
+    let lock = NSLock()
+    var result: Result<Value, any Error>?
+    var waiters: [DispatchSemaphore] = []
+    var handlers: [(queue: DispatchQueue, job: @Sendable (Result<Value, any Error>) -> Void)] = []
+    var children: [ObjectIdentifier: any CancellableNode] = [:]
+    var cancelHandlers: [(queue: DispatchQueue, job: @Sendable () -> Void)] = []
 
-    @inlinable
     public init() {}
 
     public convenience init(value: Value) {
@@ -62,38 +59,34 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    @inlinable
     public var isPending: Bool {
         lock.withLock { result == nil }
     }
 
-    @inlinable
     public func fulfill(_ value: Value) {
         settle(.success(value))
     }
 
-    @inlinable
     public func reject(_ error: any Error) {
         settle(.failure(error))
     }
 
-    @inlinable
     func settle(_ outcome: Result<Value, any Error>) {
-        let settled: Bool = lock.withLock {
-            guard result == nil else { return false }
+        lock.withLock {
+            guard result == nil else { return }
             result = outcome
             for waiter in waiters { waiter.signal() }
             waiters = []
-            handlers.forEach { Scheduler.schedule($0, owner: self) }
-            handlers = Handlers()
-            if case .failure(PromiseError.cancelled) = outcome {
-                cancelHandlers.forEach { Scheduler.schedule($0, owner: self) }
+            // Le job retient la promesse jusqu’à son exécution : ses enfants attendent dans sa liste.
+            for (queue, job) in handlers {
+                queue.async { withExtendedLifetime(self) { job(outcome) } }
             }
-            cancelHandlers = Handlers()
-            return true
+            handlers = []
+            if case .failure(PromiseError.cancelled) = outcome {
+                for (queue, job) in cancelHandlers { queue.async { job() } }
+            }
+            cancelHandlers = []
         }
-        // Un enfant acquitté se retire de la liste de son parent, peu importe comment et quand.
-        if settled { parent?.forget(self) }
     }
 
     /// Bloque jusqu’à l’acquittement de la promesse : pour les tests et démos, jamais en production.
@@ -114,49 +107,25 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         guard let late else { throw PromiseError.timedOut }
         return try late.get()
     }
-
-    /// Le résultat, pour les jobs exécutés après l’acquittement.
-    @inlinable
-    var outcome: Result<Value, any Error> {
-        lock.withLock { result! }
-    }
-
-    /// Exécute `job` sur `queue` une fois la promesse acquittée, jamais pendant cet appel.
-    @inlinable
-    func runWhenSettled(
-        on queue: DispatchQueue, child: ObjectIdentifier? = nil, _ job: @escaping @Sendable () -> Void
-    ) {
-        lock.withLock {
-            let handler = Handler(queue: queue, child: child, job: job)
-            if result == nil {
-                handlers.append(handler)
-            } else {
-                Scheduler.dispatch(handler, owner: self)
-            }
-        }
-    }
-
     /// Transmet le résultat à `job` sur `queue`, jamais pendant cet appel.
-    @inlinable
     func whenSettled(
         on queue: DispatchQueue = .promises,
         _ job: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
-        runWhenSettled(on: queue) { [unowned self] in job(outcome) }
-    }
-
-    @inlinable
-    func addChild(_ child: some CancellableNode) {
-        lock.withLock { children.add(child) }
-    }
-
-    @inlinable
-    func forget(_ child: any CancellableNode) {
-        // Le job d’un enfant qui n’attend plus n’est plus utile non plus.
         lock.withLock {
-            children.remove(child)
-            handlers.remove(child: ObjectIdentifier(child))
+            if let result {
+                queue.async { withExtendedLifetime(self) { job(result) } }
+            } else {
+                handlers.append((queue, job))
+            }
         }
+    }
+    func addChild(_ child: some CancellableNode) {
+        lock.withLock { children[ObjectIdentifier(child)] = child }
+    }
+
+    func forget(_ child: some CancellableNode) {
+        lock.withLock { children[ObjectIdentifier(child)] = nil }
     }
 
     public func cancel() {
@@ -178,9 +147,9 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         lock.withLock {
             switch result {
             case nil:
-                cancelHandlers.append(Handler(queue: queue, job: handler))
+                cancelHandlers.append((queue, handler))
             case .failure(PromiseError.cancelled):
-                Scheduler.dispatch(Handler(queue: queue, job: handler), owner: self)
+                queue.async { handler() }
             default:
                 break
             }

@@ -5,24 +5,27 @@ import Foundation
 extension Promise {
     /// Une nouvelle promesse, que `job` acquitte une fois celle-ci acquittée.
     /// Un enfant annulé entre-temps est sauté, sauf avec `evenIfCancelled` (comme pour `finally`).
-    @inlinable
     func makeChild<U>(
         on queue: DispatchQueue,
         evenIfCancelled: Bool = false,
         _ job: @escaping @Sendable (Result<Value, any Error>, Promise<U>) -> Void
     ) -> Promise<U> {
         let child = Promise<U>()
-        child.parent = self
         addChild(child)
-        // Le parent retire le job de then et catch si l’enfant est acquitté avant ; celui de finally reste.
-        runWhenSettled(on: queue, child: evenIfCancelled ? nil : ObjectIdentifier(child)) { [unowned self] in
+        // Une fois l’enfant acquitté (peu importe comment et quand), un job sur la file le retire de la liste du parent.
+        child.whenSettled(on: queue) { [weak self, weak child] _ in
+            if let child { self?.forget(child) }
+        }
+        // Rien ne retient ici l’enfant annulé de then ou catch ; celui de finally, si, car il s’exécutera.
+        let kept = evenIfCancelled ? child : nil
+        whenSettled(on: queue) { [weak child] outcome in
+            guard let child = child ?? kept else { return }
             if evenIfCancelled || child.isPending { job(outcome, child) }
         }
         return child
     }
 
     /// Acquitte cette promesse comme `next` ; annuler cette promesse annule aussi `next`.
-    @inlinable
     func adopt(_ next: Promise<Value>, on queue: DispatchQueue) {
         guard next !== self else {
             reject(PromiseError.cycle)
@@ -30,13 +33,13 @@ extension Promise {
         }
         addChild(next)
         if !isPending { next.cancel() }  // annulée pendant que le handler s’exécutait
-        next.runWhenSettled(on: queue) { [unowned next] in
-            self.settle(next.outcome)
+        next.whenSettled(on: queue) { outcome in
+            self.settle(outcome)
             self.forget(next)
         }
     }
 
-    @inlinable @discardableResult
+    @discardableResult
     public func then<U>(
         on queue: DispatchQueue = .promises, _ body: @escaping @Sendable (Value) throws -> U
     ) -> Promise<U> {
@@ -50,7 +53,7 @@ extension Promise {
         }
     }
 
-    @inlinable @discardableResult
+    @discardableResult
     public func then<U>(
         on queue: DispatchQueue = .promises,
         _ body: @escaping @Sendable (Value) throws -> Promise<U>

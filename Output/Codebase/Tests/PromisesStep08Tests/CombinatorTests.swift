@@ -6,6 +6,15 @@ import Testing
 
 private struct Boom: Error, Equatable { var id = 0 }
 
+private extension PromiseState {
+    var isCancelled: Bool { if case .cancelled = self { true } else { false } }
+}
+
+/// A job queued on `.promises` now runs after every job queued there before it.
+private func drainPromisesQueue() throws {
+    try Promise(value: 0).then { _ in }.settled()
+}
+
 @Suite struct CombinatorTests {
     @Test func allKeepsTheInputOrder() throws {
         let inputs = (0..<5).map { _ in Promise<Int>() }
@@ -117,5 +126,67 @@ private struct Boom: Error, Equatable { var id = 0 }
         let service = TimetableService()
         let delays = Promise.all(["TLK 31100", "IC 3510", "EIP 1300"].map(service.delay(of:)))
         #expect(try delays.settled() == [.seconds(25 * 60), .seconds(7 * 60), .zero])
+    }
+
+    @Test func raceAndAllLeaveTheOtherInputsPending() throws {
+        let runners = (0..<3).map { _ in Promise<Int>() }
+        let race = Promise.race(runners)
+        runners[0].fulfill(0)
+        #expect(try race.settled() == 0)
+
+        let parts = (0..<3).map { _ in Promise<Int>() }
+        let all = Promise.all(parts)
+        parts[0].reject(Boom(id: 0))
+        #expect(throws: Boom(id: 0)) { try all.settled() }
+
+        // The combinators' jobs have run: whatever they do to their inputs, they have done.
+        try drainPromisesQueue()
+        for input in runners[1...] + parts[1...] { #expect(input.isPending) }
+    }
+
+    @Test func cancellingACombinatorsResultLeavesItsInputsPending() throws {
+        let inputs = (0..<3).map { _ in Promise<Int>() }
+        let all = Promise.all(inputs)
+        let any = Promise.any(inputs)
+        let race = Promise.race(inputs)
+        all.cancel()
+        any.cancel()
+        race.cancel()
+        try drainPromisesQueue()
+        #expect(all.state.isCancelled)
+        #expect(any.state.isCancelled)
+        #expect(race.state.isCancelled)
+        for input in inputs { #expect(input.isPending) }
+        inputs[0].fulfill(1)
+        #expect(try inputs[0].then { $0 + 1 }.settled() == 2)
+    }
+
+    @Test func aTimeoutThatCancelsItsParentStopsTheServiceRequest() async {
+        let service = TimetableService()
+        // The service answers on one serial queue: hold it with a first handler, so that
+        // the request made next is still waiting when the limit runs out.
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        service.station(named: "Kraków Główny") { _, _ in
+            entered.signal()
+            gate.wait()
+        }
+        entered.wait()
+        let request = service.station(named: "Gdynia Główna")
+        // Cancel hooks run in the order they were registered: once this one has run, the
+        // wrapper's, which cancels the request, has run too.
+        let hooksRan = DispatchSemaphore(value: 0)
+        request.onCancel { hooksRan.signal() }
+        let limited = request.timeout(.milliseconds(10), cancellingParent: true)
+        #expect(throws: PromiseError.timedOut) { try limited.settled() }
+        hooksRan.wait()
+        #expect(request.state.isCancelled)
+        gate.signal()
+        // Queued after the cancelled request: once it is answered, that one would have been too.
+        await withCheckedContinuation { continuation in
+            service.station(named: "Warszawa Centralna") { _, _ in continuation.resume() }
+        }
+        // The held request and the last one, not the one that timed out.
+        #expect(service.answers.value == 2)
     }
 }

@@ -13,6 +13,7 @@ private final class Weak: @unchecked Sendable {
 
 extension PromiseState {
     fileprivate var isCancelled: Bool { if case .cancelled = self { true } else { false } }
+    fileprivate var value: Value? { if case .fulfilled(let value) = self { value } else { nil } }
 }
 
 @Suite struct AdoptionTests {
@@ -99,30 +100,45 @@ extension PromiseState {
         #expect(client.isPending)
     }
 
-    @Test func anErrorHandlerMayReturnAPromise() throws {
-        let recovered = Promise<Int>(error: Boom()).catch { _ in Promise(value: 3) }
-        #expect(try recovered.settled() == 3)
-
-        let pending = Promise<Int>()
-        let adopting = Promise<Int>(error: Boom()).catch { _ in pending }
-        try Promise(value: 0).then { _ in }.settled()
-        #expect(adopting.isPending)
-        pending.fulfill(4)
-        #expect(try adopting.settled() == 4)
-
-        let failing = Promise<Int>(error: Boom()).catch { _ in Promise<Int>(error: CancellationError()) }
-        #expect(throws: CancellationError.self) { try failing.settled() }
-
-        let skipped = Promise(value: 5).catch { _ in Promise(value: 0) }
-        #expect(try skipped.settled() == 5)
+    @Test func cancelEndsWhenTwoPromisesAdoptEachOther() {
+        // Nothing in the API stops two promises from adopting each other: the tree has a
+        // cycle, and the walk must still visit each node once and end.
+        let first = Promise<Int>()
+        let second = Promise<Int>()
+        first.adopt(second, on: .promises)
+        second.adopt(first, on: .promises)
+        first.cancel()
+        #expect(first.state.isCancelled)
+        #expect(second.state.isCancelled)
     }
 
-    @Test func anErrorHandlerReturningItsOwnChildIsACycle() throws {
-        let slot = Promise<Promise<Int>>()
-        let parent = Promise<Int>()
-        let child = parent.catch { _ in try slot.settled() }
-        slot.fulfill(child)
-        parent.reject(Boom())
-        #expect(throws: PromiseError.cycle) { try child.settled() }
+    @Test func cancellationTravelsDownFromASettledPromise() throws {
+        let inner = Promise<Int>()
+        let root = Promise(value: 1)
+        let child = root.then { _ -> Promise<Int> in inner }
+        let grandchild = child.then { $0 + 1 }
+        // Handlers run in the order they were added: once this one has run, the child
+        // has adopted `inner` and is waiting for it.
+        try root.then { _ in }.settled()
+        #expect(child.isPending)
+        root.cancel()
+        #expect(root.state.value == 1)
+        #expect(child.state.isCancelled)
+        #expect(grandchild.state.isCancelled)
+        // The child had adopted `inner`: the cancellation reaches it too.
+        #expect(inner.state.isCancelled)
+    }
+
+    @Test func cancellingACatchChildCancelsThePromiseItsHandlerReturned() throws {
+        let inner = Promise<Int>()
+        let parent = Promise<Int>(error: Boom())
+        let child = parent.catch { _ in inner }
+        // Handlers run in the order they were added: once this one has run, the child
+        // has adopted `inner`.
+        #expect(try parent.catch { _ in 0 }.settled() == 0)
+        #expect(inner.isPending)
+        child.cancel()
+        #expect(inner.state.isCancelled)
+        #expect(child.state.isCancelled)
     }
 }

@@ -20,12 +20,6 @@ private final class Counter: @unchecked Sendable {
     var value: Int { lock.withLock { count } }
 }
 
-private actor Board {
-    var lines: [String] = []
-
-    func append(_ line: String) { lines.append(line) }
-}
-
 @Suite struct SchedulingTests {
     @Test func aSettledPromiseNeverRunsAHandlerInsideThen() throws {
         let log = Log()
@@ -127,28 +121,4 @@ private actor Board {
         #expect(flag.all == ["board"])
     }
 
-    @Test func handlersCanRunOnAnActor() async throws {
-        let board = Board()
-        let count = Promise(value: "IC 3510")
-            .then(on: board) { board, train in
-                board.append(train)
-                return board.lines.count
-            }
-        await withCheckedContinuation { continuation in
-            count.finally { continuation.resume() }
-        }
-        #expect(try count.settled() == 1)
-        #expect(await board.lines == ["IC 3510"])
-    }
-
-    @Test func aRejectionSkipsAHandlerOnAnActor() async throws {
-        let board = Board()
-        let count = Promise<String>(error: TimetableError.unknownTrain("X"))
-            .then(on: board) { board, train in
-                board.append(train)
-                return board.lines.count
-            }
-        #expect(throws: TimetableError.unknownTrain("X")) { try count.settled() }
-        #expect(await board.lines.isEmpty)
-    }
 }

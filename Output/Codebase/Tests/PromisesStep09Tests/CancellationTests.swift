@@ -72,18 +72,6 @@ private extension PromiseState {
         }
     }
 
-    @Test func cancelEndsWhenTwoPromisesAdoptEachOther() {
-        // Nothing in the API stops two promises from adopting each other: the tree has a
-        // cycle, and the walk must still visit each node once and end.
-        let first = Promise<Int>()
-        let second = Promise<Int>()
-        first.adopt(second, on: .promises)
-        second.adopt(first, on: .promises)
-        first.cancel()
-        #expect(first.state.isCancelled)
-        #expect(second.state.isCancelled)
-    }
-
     @Test func cancellationNeverTravelsUpOrSideways() throws {
         let root = Promise<Int>()
         let child = root.then { $0 + 1 }
@@ -97,23 +85,6 @@ private extension PromiseState {
         root.fulfill(10)
         #expect(try sibling.settled() == 9)
         #expect(child.state.isCancelled)
-    }
-
-    @Test func cancellationTravelsDownFromASettledPromise() throws {
-        let inner = Promise<Int>()
-        let root = Promise(value: 1)
-        let child = root.then { _ -> Promise<Int> in inner }
-        let grandchild = child.then { $0 + 1 }
-        // Handlers run in the order they were added: once this one has run, the child
-        // has adopted `inner` and is waiting for it.
-        try root.then { _ in }.settled()
-        #expect(child.isPending)
-        root.cancel()
-        #expect(root.state.value == 1)
-        #expect(child.state.isCancelled)
-        #expect(grandchild.state.isCancelled)
-        // The child had adopted `inner`: the cancellation reaches it too.
-        #expect(inner.state.isCancelled)
     }
 
     @Test func handlersOfACancelledPromiseSeeTheCancellation() throws {

@@ -93,4 +93,36 @@ private final class Log: @unchecked Sendable {
         #expect(try count.settled() == 0)
         #expect(log.all == [TimetableError.unknownStation("Kraków Zachód").description, "koniec"])
     }
+
+    @Test func anErrorHandlerMayReturnAPromise() throws {
+        let recovered = Promise<Int>(error: Boom()).catch { _ in Promise(value: 3) }
+        #expect(try recovered.settled() == 3)
+
+        let pending = Promise<Int>()
+        let adopting = Promise<Int>(error: Boom()).catch { _ in pending }
+        try Promise(value: 0).then { _ in }.settled()
+        #expect(adopting.isPending)
+        pending.fulfill(4)
+        #expect(try adopting.settled() == 4)
+
+        let failing = Promise<Int>(error: Boom()).catch { _ in Promise<Int>(error: CancellationError()) }
+        #expect(throws: CancellationError.self) { try failing.settled() }
+
+        let skipped = Promise(value: 5).catch { _ in Promise(value: 0) }
+        #expect(try skipped.settled() == 5)
+    }
+
+    @Test func anErrorHandlerReturningItsOwnChildIsACycle() throws {
+        let slot = Promise<Promise<Int>>()
+        let parent = Promise<Int>()
+        let child = parent.catch { _ in try slot.settled() }
+        slot.fulfill(child)
+        parent.reject(Boom())
+        #expect(throws: PromiseError.cycle) { try child.settled() }
+    }
+
+    @Test func anErrorHandlerThatThrowsInsteadOfReturningAPromiseRejects() {
+        let failing = Promise<Int>(error: Boom()).catch { _ -> Promise<Int> in throw Other() }
+        #expect(throws: Other()) { try failing.settled() }
+    }
 }
