@@ -120,8 +120,9 @@ public final class Dynamic<Value: Sendable>: Sendable {
             return (entry, mustDeliver)
         }
         if mustDeliver { drain() }
-        return BindingToken(stop: { entry.cancel() }) { [weak self] in
-            self?.remove([entry.id])
+        let id = entry.id
+        return BindingToken(stop: { [weak entry] in entry?.cancel() }) { [weak self] in
+            self?.remove([id])
         }
     }
 
