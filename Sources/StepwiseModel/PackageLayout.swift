@@ -81,10 +81,15 @@ public enum PackageLayout {
     /// nobody reads: without it, each would write `default.profraw` into its working directory.
     public static let profileDiscarded = ["LLVM_PROFILE_FILE": "/dev/null"]
 
+    /// Stepwise's scratch folder of the package at `package`, or a file in it.
+    public static func scratchFolder(of package: String, _ file: String? = nil) -> String {
+        package + "/" + scratch + (file.map { "/" + $0 } ?? "")
+    }
+
     /// The arguments that name the package at `package` and Stepwise's scratch folder in it, for
     /// `swift test --skip-build` of what `buildArguments` built.
     public static func scratchArguments(package: String) -> [String] {
-        ["--package-path", package, "--scratch-path", package + "/" + scratch]
+        ["--package-path", package, "--scratch-path", scratchFolder(of: package)]
     }
 
     /// The first line of every generated Swift file; `contentLabel` names the tutorials' folder.

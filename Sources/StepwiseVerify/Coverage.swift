@@ -6,8 +6,9 @@ import StepwiseSyntax
 /// their profiles, and how they are merged and read.
 ///
 /// The codebase is always built instrumented (`PackageLayout.buildArguments`); a run that does
-/// not measure sends every profile nowhere (`PackageLayout.profileDiscarded`). When it measures, every profile goes
-/// into one folder of Stepwise's build, `.build-stepwise/stepwise-coverage`, emptied when the
+/// not measure sends every profile nowhere (`PackageLayout.profileDiscarded`). When it
+/// measures, every profile goes into one folder of Stepwise's build,
+/// `.build-stepwise/stepwise-coverage`, emptied when the
 /// run starts: `tests-<pid>.profraw` for each test process (every run of `--repeat`, every run
 /// after a crash), `program-<target>-<language>-<pid>.profraw` for each program. They are merged
 /// with `llvm-profdata merge -sparse` and exported with `llvm-cov export -format=lcov`, the test
@@ -24,8 +25,7 @@ struct CoverageRun {
     /// toolchain that `swift` belongs to.
     init(directory: String, swift: String) throws {
         (profdata, cov) = try Self.tools(beside: swift)
-        folder =
-            URL(fileURLWithPath: directory).appendingPathComponent(PackageLayout.scratch + "/stepwise-coverage").path
+        folder = URL(fileURLWithPath: PackageLayout.scratchFolder(of: directory, "stepwise-coverage")).path
         try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }

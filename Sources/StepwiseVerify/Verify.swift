@@ -137,7 +137,7 @@ public struct Verify: Sendable {
         }
         let needed = Set(pending.map(\.name) + pendingBenchmarks.map(\.step))
         if let narrowing, needed.count < codebase.targets.count,
-            !FileManager.default.fileExists(atPath: directory + "/" + PackageLayout.scratch)
+            !FileManager.default.fileExists(atPath: PackageLayout.scratchFolder(of: directory))
         {
             let narrowed = try await narrowing(needed)
             var verify = self
@@ -382,20 +382,18 @@ public struct Verify: Sendable {
         selection: String, skipping skipped: Set<String>, mapper: SourceMapper, environment: [String: String],
         tracker: TestProgress, crashed: inout Set<String>
     ) async throws -> (outcomes: [String: [String: TestOutcome]], general: [Diagnostic]) {
-        let eventFile = URL(fileURLWithPath: directory).appendingPathComponent(
-            PackageLayout.scratch + "/stepwise-test-events.jsonl")
+        let eventFile = URL(
+            fileURLWithPath: PackageLayout.scratchFolder(of: directory, "stepwise-test-events.jsonl"))
         var outcomes: [String: [String: TestOutcome]] = [:]
         var skipping = skipped
         while true {
             try? FileManager.default.removeItem(at: eventFile)
             tracker.restart()
-            var arguments =
-                [
-                    "test"
-                ] + PackageLayout.scratchArguments(package: directory) + [
-                    "--skip-build", "--disable-xctest",
-                    "--experimental-event-stream-output", eventFile.path, "--filter", selection,
-                ]
+            var arguments = ["test"] + PackageLayout.scratchArguments(package: directory)
+            arguments += [
+                "--skip-build", "--disable-xctest", "--experimental-event-stream-output", eventFile.path, "--filter",
+                selection,
+            ]
             if !skipping.isEmpty { arguments += ["--skip", PackageLayout.testSelection(skipping.sorted())] }
             let run = try await withThrowingTaskGroup(of: ProcessRunner.Result?.self) { group in
                 group.addTask { [swift, testRunLimit, arguments, environment] in
