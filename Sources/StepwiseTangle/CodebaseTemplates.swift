@@ -86,7 +86,9 @@ enum CodebaseTemplates {
         var name: String
         var entry: String
         var firstLanguage: String
-        var languageList: String
+        /// The tutorial's languages, in its manifest's order: with the steps, the lesson's table,
+        /// so a new language leaves the lesson's frame as it was.
+        var languageTags: [String]
         var imports: [String]
         var steps: [Step]
     }

@@ -124,6 +124,7 @@ public struct Tangle: Sendable {
         var empty = lessonContext(lesson, tutorial: tutorial.tutorial, targets: [])
         lesson.frame = SwiftLayout.removed(from: try library.render("Lesson.swift", empty))
         empty.imports = targets.map(\.name)
+        empty.languageTags = manifest.languages
         empty.steps = manifest.steps.enumerated().compactMap { index, step in
             guard let modules = lesson.programs[index + 1] else { return nil }
             return .init(
@@ -336,14 +337,14 @@ public struct Tangle: Sendable {
         }
     }
 
-    /// The lesson's template context, with `targets` imported and their steps in its table.
+    /// The lesson's template context, with `targets` imported and no steps or languages in its table.
     private func lessonContext(_ lesson: LessonProduct, tutorial: Tutorial, targets: [StepTarget])
         -> CodebaseTemplates.Lesson
     {
         let manifest = tutorial.manifest
         return CodebaseTemplates.Lesson(
             header: header, tutorialID: tutorial.id, name: lesson.name, entry: manifest.entryPoint,
-            firstLanguage: manifest.sourceLanguage, languageList: manifest.languages.joined(separator: ", "),
+            firstLanguage: manifest.sourceLanguage, languageTags: [],
             imports: targets.map(\.name), steps: [])
     }
 

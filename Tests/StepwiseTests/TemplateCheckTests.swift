@@ -126,7 +126,7 @@ enum TemplateSamples {
                 benchmarks: [benchmark], hasBenchmarks: true),
             "Lesson.swift": CodebaseTemplates.Lesson(
                 header: "// h", tutorialID: "t", name: "t-lesson", entry: "main", firstLanguage: "de",
-                languageList: "de, fr", imports: ["TStep01"],
+                languageTags: ["de", "fr"], imports: ["TStep01"],
                 steps: [.init(number: 1, stepID: "a", languages: [.init(language: "de", module: "TStep01")])]),
             "module.modulemap": library,
             "shim.h": library,

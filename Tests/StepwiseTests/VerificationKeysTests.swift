@@ -2,10 +2,12 @@ import Foundation
 import StepwiseFiles
 import Testing
 
+@testable import Stepwise
 @testable import StepwiseCheck
 @testable import StepwiseModel
 @testable import StepwiseParse
 @testable import StepwiseTangle
+@testable import StepwiseTranslationTools
 @testable import StepwiseVerify
 
 /// The verification cache's keys: each input that can change a step target's outcome
@@ -182,6 +184,25 @@ struct VerificationKeysTests {
         let after = keys(edited)
         let french = try #require(edited.codebase.target(tutorial: "greeting", step: "shout", language: "fr"))
         #expect(changed(before, after) == [french.name])
+    }
+
+    @Test func aNewLanguageChangesOnlyTheKeysOfTheTargetsThatRunItsPrograms() async throws {
+        let sandbox = try Sandbox()
+        let before = keys(try await fixture(sandbox))
+        _ = try sandbox.siteTemplates()
+        _ = try sandbox.codebaseTemplates()
+        var options = BuildOptions()
+        options.content = sandbox.content.path
+        options.templates = sandbox.root.path
+        options.output = sandbox.output.path
+        options.verify = false
+        _ = try await TranslationWorkflow(options: options).addLanguage("cs")
+        let added = try await load(sandbox, templates: try sandbox.codebaseTemplates())
+        let czech = Set(added.codebase.targets.filter { $0.languages.contains("cs") }.map(\.name))
+        #expect(!czech.isEmpty && !czech.contains { $0.hasSuffix("FR") }, "the copy runs on the source's targets")
+        #expect(
+            changed(before, keys(added)) == czech,
+            "the other translations keep their keys: the lesson's frame does not list the languages")
     }
 
     @Test func platformToolchainSystemLibrariesTimeLimitsAndStepwiseChangeEveryKey() async throws {

@@ -44,6 +44,9 @@ let programs: [Int: [String: Program]] = [
     8: ["de": AsyncFetchStep08.demo(locale:), "fr": AsyncFetchStep08FR.demo(locale:), "pl": AsyncFetchStep08PL.demo(locale:)],  // observation
 ]
 
+/// The tutorial's languages, in its manifest's order.
+let languages: [String] = ["de", "fr", "pl"]
+
 let usage = """
     USAGE: async-fetch-lesson --step <number> [--lang <language>]
 
@@ -51,7 +54,7 @@ let usage = """
 
     OPTIONS:
       --step <number>    The step, from 1 to \(programs.count).
-      --lang <language>  The language: de, fr, pl (default: de).
+      --lang <language>  The language: \(languages.joined(separator: ", ")) (default: de).
       -h, --help         Show this help.
     """
 

@@ -48,6 +48,9 @@ let programs: [Int: [String: Program]] = [
     9: ["de": BindingsStep09.demo(locale:), "fr": BindingsStep09FR.demo(locale:), "pl": BindingsStep09PL.demo(locale:)],  // cancellation
 ]
 
+/// The tutorial's languages, in its manifest's order.
+let languages: [String] = ["de", "fr", "pl"]
+
 let usage = """
     USAGE: bindings-lesson --step <number> [--lang <language>]
 
@@ -55,7 +58,7 @@ let usage = """
 
     OPTIONS:
       --step <number>    The step, from 1 to \(programs.count).
-      --lang <language>  The language: de, fr, pl (default: de).
+      --lang <language>  The language: \(languages.joined(separator: ", ")) (default: de).
       -h, --help         Show this help.
     """
 

@@ -52,6 +52,9 @@ let programs: [Int: [String: Program]] = [
     10: ["pl": PromisesStep10.demo(locale:), "de": PromisesStep10DE.demo(locale:), "fr": PromisesStep10FR.demo(locale:)],  // performance
 ]
 
+/// The tutorial's languages, in its manifest's order.
+let languages: [String] = ["pl", "de", "fr"]
+
 let usage = """
     USAGE: promises-lesson --step <number> [--lang <language>]
 
@@ -59,7 +62,7 @@ let usage = """
 
     OPTIONS:
       --step <number>    The step, from 1 to \(programs.count).
-      --lang <language>  The language: pl, de, fr (default: pl).
+      --lang <language>  The language: \(languages.joined(separator: ", ")) (default: pl).
       -h, --help         Show this help.
     """
 
