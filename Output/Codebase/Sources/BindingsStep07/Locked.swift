@@ -2,7 +2,7 @@
 
 import Foundation
 
-// Ein Wert hinter einem NSLock; die Schnittstelle ähnelt der von Mutex.
+// Ein durch NSLock geschützter Wert; die Schnittstelle ähnelt der von Mutex.
 public final class Locked<State>: @unchecked Sendable {
     private let lock = NSLock()
     private var state: State
