@@ -16,6 +16,10 @@ public func demo(locale: Locale) throws {
     try store.populate(count: count) { written in
         display.update(written)
     }
-    let stored = try store.count().formatted(.number.locale(locale))
-    print("In der Datenbank: \(stored) Aufgaben")
+    let tasks: PluralText = """
+        one: Aufgabe
+        other: Aufgaben
+        """
+    let stored = try store.count()
+    print("In der Datenbank: \(tasks.text(for: stored, locale: locale))")
 }

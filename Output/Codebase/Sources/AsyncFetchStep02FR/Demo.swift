@@ -16,6 +16,10 @@ public func demo(locale: Locale) throws {
     try store.populate(count: count) { written in
         display.update(written)
     }
-    let stored = try store.count().formatted(.number.locale(locale))
-    print("Dans la base : \(stored) tâches")
+    let tasks: PluralText = """
+        one: tâche
+        other: tâches
+        """
+    let stored = try store.count()
+    print("Dans la base : \(tasks.text(for: stored, locale: locale))")
 }

@@ -17,6 +17,11 @@ public func demo(locale: Locale) throws {
     try store.populate(count: count) { written in
         display.update(written)
     }
-    let stored = try store.count().formatted(.number.locale(locale))
-    print("W bazie danych: \(stored) zadań")
+    let tasks: PluralText = """
+        one: zadanie
+        few: zadania
+        many: zadań
+        """
+    let stored = try store.count()
+    print("W bazie danych: \(tasks.text(for: stored, locale: locale))")
 }

@@ -17,7 +17,7 @@ public func demo(locale: Locale) async throws {
     }
     for await progress in handle.progress {
         let total = (progress.total ?? 0).formatted(.number.locale(locale))
-        print("Lade \(total) Aufgaben, sortiert nach Name …")
+        print("Lade \(total) Aufgaben, sortiert nach Namen …")
         print("Abbrechen!")
         handle.cancel()
         break

@@ -62,8 +62,8 @@ public final class FetchHandle: Sendable {
             state.phase = .running
             return state.cancelled
         }
-        // Noch unter der Sperre endet die Phase running: Ein spätes cancel() unterbricht nie den Nächsten,
-        // zählt aber noch bis finish(with:).
+        // Beim Verlassen von run, noch unter der Sperre, wechselt die Phase auf finishing: Ein späteres
+        // cancel() unterbricht nie die nächste Abfrage auf der Verbindung, zählt aber bis finish(with:).
         defer { state.withLock { $0.phase = .finishing } }
         if cancelled { throw CancellationError() }
         return try body()

@@ -62,8 +62,8 @@ public final class FetchHandle: Sendable {
             state.phase = .running
             return state.cancelled
         }
-        // Faza running kończy się jeszcze pod blokadą: spóźnione cancel() nie przerwie następnego,
-        // ale aż do finish(with:) nadal się liczy.
+        // Przy wyjściu z run, jeszcze pod blokadą, faza zmienia się na finishing: spóźnione cancel()
+        // nie przerwie następnego zapytania na tym połączeniu, ale aż do finish(with:) nadal się liczy.
         defer { state.withLock { $0.phase = .finishing } }
         if cancelled { throw CancellationError() }
         return try body()

@@ -62,8 +62,8 @@ public final class FetchHandle: Sendable {
             state.phase = .running
             return state.cancelled
         }
-        // La phase running s’achève encore sous le verrou : un cancel() tardif n’interrompt jamais le
-        // suivant, mais reste pris en compte jusqu’à finish(with:).
+        // En quittant run, encore sous le verrou, la phase passe à finishing : un cancel() tardif
+        // n’interrompt jamais la requête suivante sur la connexion, mais compte jusqu’à finish(with:).
         defer { state.withLock { $0.phase = .finishing } }
         if cancelled { throw CancellationError() }
         return try body()
