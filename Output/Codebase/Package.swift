@@ -124,6 +124,12 @@ let package = Package(
         .testTarget(name: "BindingsStep09FRTests", dependencies: ["BindingsStep09FR", .product(name: "DequeModule", package: "swift-collections")]),
         .target(name: "BindingsStep09PL", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
         .testTarget(name: "BindingsStep09PLTests", dependencies: ["BindingsStep09PL", .product(name: "DequeModule", package: "swift-collections")]),
+        .target(name: "BindingsStep10", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
+        .testTarget(name: "BindingsStep10Tests", dependencies: ["BindingsStep10", .product(name: "DequeModule", package: "swift-collections")]),
+        .target(name: "BindingsStep10FR", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
+        .testTarget(name: "BindingsStep10FRTests", dependencies: ["BindingsStep10FR", .product(name: "DequeModule", package: "swift-collections")]),
+        .target(name: "BindingsStep10PL", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
+        .testTarget(name: "BindingsStep10PLTests", dependencies: ["BindingsStep10PL", .product(name: "DequeModule", package: "swift-collections")]),
         .target(name: "PromisesStep01"),
         .testTarget(name: "PromisesStep01Tests", dependencies: ["PromisesStep01"]),
         .target(name: "PromisesStep01DE"),
@@ -244,6 +250,9 @@ let package = Package(
                 "BindingsStep09",
                 "BindingsStep09FR",
                 "BindingsStep09PL",
+                "BindingsStep10",
+                "BindingsStep10FR",
+                "BindingsStep10PL",
             ]
         ),
         .executableTarget(
@@ -291,7 +300,7 @@ let package = Package(
         .executableTarget(
             name: "BindingsBenchmark",
             dependencies: [
-                "BindingsStep09",
+                "BindingsStep10",
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),

@@ -31,6 +31,9 @@ import BindingsStep08PL
 import BindingsStep09
 import BindingsStep09FR
 import BindingsStep09PL
+import BindingsStep10
+import BindingsStep10FR
+import BindingsStep10PL
 
 /// A step's program, as the tutorial writes it: `demo(locale:)`.
 typealias Program = @Sendable (Locale) async throws -> Void
@@ -46,6 +49,7 @@ let programs: [Int: [String: Program]] = [
     7: ["de": BindingsStep07.demo(locale:), "fr": BindingsStep07FR.demo(locale:), "pl": BindingsStep07PL.demo(locale:)],  // thread-safety
     8: ["de": BindingsStep08.demo(locale:), "fr": BindingsStep08FR.demo(locale:), "pl": BindingsStep08PL.demo(locale:)],  // reentrancy
     9: ["de": BindingsStep09.demo(locale:), "fr": BindingsStep09FR.demo(locale:), "pl": BindingsStep09PL.demo(locale:)],  // cancellation
+    10: ["de": BindingsStep10.demo(locale:), "fr": BindingsStep10FR.demo(locale:), "pl": BindingsStep10PL.demo(locale:)],  // performance
 ]
 
 /// The tutorial's languages, in its manifest's order.
