@@ -14,12 +14,6 @@ private actor Board {
     var lines: [String] = []
 
     func append(_ line: String) { lines.append(line) }
-
-    /// Keeps the actor busy: blocks inside it until `release` is signalled.
-    func hold(entered: Promise<Void>, release: DispatchSemaphore) {
-        entered.fulfill(())
-        release.wait()
-    }
 }
 
 @Suite struct AsyncTests {
@@ -151,28 +145,6 @@ private actor Board {
         }
         #expect(try count.settled() == 1)
         #expect(await board.lines == ["IC 3510"])
-    }
-
-    @Test func handlersWaitingForABusyActorRunInTheOrderTheyArrived() async throws {
-        let board = Board()
-        let entered = Promise<Void>()
-        let release = DispatchSemaphore(value: 0)
-        let busy = Task { await board.hold(entered: entered, release: release) }
-        try await entered.value
-        let train = Promise<String>()
-        let first = train.then(on: board) { board, train in board.append("1. \(train)") }
-        let second = train.then(on: board) { board, train in board.append("2. \(train)") }
-        let started = train.then { _ in }
-        train.fulfill("IC 3510")
-        // Handlers of one promise run on `.promises` in the order they were added: once the
-        // last one has run, both handlers above have started their Tasks, and both wait for
-        // the busy actor.
-        try await started.value
-        release.signal()
-        try await first.value
-        try await second.value
-        await busy.value
-        #expect(await board.lines == ["1. IC 3510", "2. IC 3510"])
     }
 
     @Test func aRejectionSkipsAHandlerOnAnActor() async throws {
