@@ -12,9 +12,11 @@ public func demo(locale: Locale) async throws {
     }
     try await printed.value
 
-    var link = Promise(value: 0)
+    let root = Promise<Int>()
+    var link = root
     for _ in 0..<10_000 {
         link = link.then { $0 + 1 }
     }
+    root.fulfill(0)
     print("Chaîne : \(try await link.value.formatted(.number.locale(locale))) maillons")
 }

@@ -11,7 +11,7 @@ public func demo(locale: Locale) async throws {
     }
 
     let fastest = Promise.any([service.delay(of: "IC 9999"), service.delay(of: "EIP 5100")])
-    print("Pierwsza odpowiedź: \(try await fastest.value.minutes(locale: locale))")
+    print("Pierwsza udana odpowiedź: \(try await fastest.value.minutes(locale: locale))")
 
     do {
         _ = try await Promise<Int>.race([]).value

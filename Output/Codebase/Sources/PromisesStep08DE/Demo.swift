@@ -11,7 +11,7 @@ public func demo(locale: Locale) async throws {
     }
 
     let fastest = Promise.any([service.delay(of: "IC 9999"), service.delay(of: "EIP 5100")])
-    print("Erste Antwort: \(try await fastest.value.minutes(locale: locale))")
+    print("Erste erfolgreiche Antwort: \(try await fastest.value.minutes(locale: locale))")
 
     do {
         _ = try await Promise<Int>.race([]).value

@@ -19,6 +19,11 @@ private extension PromiseState {
     var value: Value? { if case .fulfilled(let value) = self { value } else { nil } }
 }
 
+private final class WeakChild: @unchecked Sendable {
+    weak var promise: Promise<Int>?
+    init(_ promise: Promise<Int>) { self.promise = promise }
+}
+
 @Suite struct CancellationTests {
     @Test func cancellingAPendingPromiseRejectsIt() {
         let promise = Promise<Int>()
@@ -70,6 +75,46 @@ private extension PromiseState {
             #expect(pending == 0, "\(pending) of \(tree.count) descendants still pending after cancel() returned")
             if pending > 0 { break }
         }
+    }
+
+    @Test func cancellationReachesWaitingDescendantsOfASettledPromise() throws {
+        let inner = Promise<Int>()
+        let root = Promise(value: 1)
+        let child = root.then { _ -> Promise<Int> in inner }
+        let grandchild = child.then { $0 + 1 }
+        // Handlers run in the order they were added: once this one has run, the child
+        // waits for `inner` although its parent is settled.
+        try root.then { _ in }.settled()
+        #expect(child.isPending)
+        root.cancel()
+        #expect(root.state.value == 1)
+        #expect(child.state.isCancelled)
+        #expect(grandchild.state.isCancelled)
+    }
+
+    @Test func settledChildrenOfALongLivedPromiseAreReleased() throws {
+        let client = Promise(value: 0)  // held for the whole test
+        var children: [WeakChild] = []
+        do {
+            let answers = (0..<300).map { _ in Promise<Int>() }
+            let strong = answers.map { answer in client.then { _ in answer } }
+            children = strong.map(WeakChild.init)
+            try client.then { _ in }.settled()  // every child now waits for its answer
+            for (i, answer) in answers.enumerated() {
+                switch i % 3 {
+                case 0: answer.fulfill(i)
+                case 1: answer.reject(Boom())
+                default: strong[i].cancel()
+                }
+            }
+            for child in strong { _ = try? child.settled() }
+        }
+        // The jobs that take the children off the client's list were queued before this
+        // one, and the block that ran them lets go of them before a block queued after it.
+        try client.then { _ in }.settled()
+        DispatchQueue.promises.sync {}
+        let alive = children.filter { $0.promise != nil }.count
+        #expect(alive == 0, "\(alive) of 300 settled children are still alive")
     }
 
     @Test func cancellationNeverTravelsUpOrSideways() throws {
