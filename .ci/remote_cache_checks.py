@@ -174,17 +174,18 @@ def check_decoded(text, cas):
     return []
 
 
-def record_blob(cas):
-    """The first blob under cas/ (by name) that is a step's verification record, and the step
-    target it records; other blobs (later artifacts) are passed over."""
+def record_blob(cas, step_targets):
+    """The first blob under cas/ (by name) that is the verification record of one of
+    `step_targets`, and the target it records. Other blobs are passed over: later artifacts, and
+    the records of benchmarks, whose builds are verified too but are no step of a report."""
     for name in sorted(os.listdir(cas)):
         try:
             record = json.load(open(os.path.join(cas, name), encoding="utf-8"))
         except ValueError:
             continue
-        if isinstance(record, dict) and isinstance(record.get("target"), str):
+        if isinstance(record, dict) and record.get("target") in step_targets:
             return os.path.join(cas, name), record["target"]
-    raise SystemExit(f"no verification record under {cas}")
+    raise SystemExit(f"no verification record of a step target under {cas}")
 
 
 def main(argv):
@@ -196,8 +197,8 @@ def main(argv):
     def read(path):
         return open(path, encoding="utf-8", errors="replace").read()
 
-    if command == "record-blob":
-        print(*record_blob(arguments[0]))
+    if command == "record-blob":  # the CAS folder, then the report.json files that name the step targets
+        print(*record_blob(arguments[0], {target for path in arguments[1:] for target in targets(load(path))}))
         return 0
     problems = {
         "shards": lambda: check_shards(load(arguments[0]), load(arguments[1])),

@@ -161,12 +161,19 @@ class DecodedTests(unittest.TestCase):
                 file.write(blob)
             self.assertEqual(checks.check_decoded(text, cas), [])
 
-    def test_the_record_to_corrupt_is_a_verification_record(self):
+    def test_the_record_to_corrupt_is_a_step_targets_verification_record(self):
         with tempfile.TemporaryDirectory() as cas:
-            for name, blob in (("0" * 64, b"\x00\x01 not a record"), ("1" * 64, b'{"target": "AsyncFetchStep02"}')):
+            blobs = (
+                ("0" * 64, b"\x00\x01 not a record"),
+                ("1" * 64, b'{"target": "AsyncFetchBenchmark", "runs": 1}'),
+                ("2" * 64, b'{"target": "AsyncFetchStep02"}'),
+            )
+            for name, blob in blobs:
                 with open(os.path.join(cas, name), "wb") as file:
                     file.write(blob)
-            self.assertEqual(checks.record_blob(cas), (os.path.join(cas, "1" * 64), "AsyncFetchStep02"))
+            self.assertEqual(checks.record_blob(cas, set(TARGETS)), (os.path.join(cas, "2" * 64), "AsyncFetchStep02"))
+            with self.assertRaises(SystemExit):
+                checks.record_blob(cas, {"PromisesStep01"})
 
 
 if __name__ == "__main__":
