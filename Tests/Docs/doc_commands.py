@@ -47,7 +47,6 @@ COMMANDS = {
     "swift run build-docs --repeat 3 --min-coverage 100": ("ci",),
     "swift test": ("ci",),
     "swift test --sanitize=thread --filter": ("ci",),
-    "swift run lesson <tutorial> --lang <lang> --no-pause": ("ci",),
     # A new language, end to end, in a temporary clone: .ci/new-language (run by .ci/run).
     "swift run build-docs add-language cs bindings --accept-outputs": ("ci",),
     "swift run build-docs accept-outputs --lang cs": ("ci",),
