@@ -11,6 +11,8 @@ protocol CancellableNode: AnyObject, Sendable {
     func settleCancelled()
     /// Zapomina o dziecku, które zostało rozstrzygnięte.
     func forget(_ child: any CancellableNode)
+    /// Zapomina o rodzicu, którego za chwilę nie będzie.
+    func forgetParent()
 }
 
 extension Promise: CancellableNode {
@@ -22,6 +24,11 @@ extension Promise: CancellableNode {
     @usableFromInline
     func settleCancelled() {
         settle(.failure(PromiseError.cancelled))
+    }
+
+    @usableFromInline
+    func forgetParent() {
+        lock.withLock { parent = nil }
     }
 }
 
@@ -43,6 +50,8 @@ struct Children {
     mutating func remove(_ child: any CancellableNode) {
         if first === child { first = nil } else { more[ObjectIdentifier(child)] = nil }
     }
+
+    var isEmpty: Bool { first == nil && more.isEmpty }
 
     var all: [any CancellableNode] {
         (first.map { [$0] } ?? []) + more.values

@@ -18,16 +18,26 @@ public enum PromiseError: Error, Equatable, Sendable {
 
 public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
-    @usableFromInline var result: Result<Value, any Error>?
-    @usableFromInline var waiters: [DispatchSemaphore] = []
-    @usableFromInline var handlers = Handlers()
-    @usableFromInline var children = Children()
-    @usableFromInline var cancelHandlers = Handlers()
+    // Tych pól dotykamy tylko pod `lock` (albo zanim obietnica trafi do innych wątków): dostęp jest
+    // wyłączny i bez tego, więc rezygnujemy z jego kontroli w czasie działania.
+    @usableFromInline @exclusivity(unchecked) var result: Result<Value, any Error>?
+    @usableFromInline @exclusivity(unchecked) var waiters: [DispatchSemaphore] = []
+    @usableFromInline @exclusivity(unchecked) var handlers = Handlers()
+    @usableFromInline @exclusivity(unchecked) var children = Children()
+    @usableFromInline @exclusivity(unchecked) var cancelHandlers = Handlers()
     /// Rodzic, na którego liście dziecko czeka; rozstrzygnięte samo się z niej wypisuje.
-    @usableFromInline weak var parent: (any CancellableNode)?
+    /// Bez licznika referencji: dziecko czyta to pole tylko pod własną blokadą, a rodzic,
+    /// zanim zniknie, zeruje je pod tą blokadą każdemu dziecku ze swojej listy.
+    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var parent: (any CancellableNode)?
 
     @inlinable
     public init() {}
+
+    deinit {
+        // Dzieci, które jeszcze czekają, nie mogą już sięgnąć do rodzica, którego za chwilę nie będzie.
+        guard !lock.withLock({ children.isEmpty }) else { return }
+        for child in lock.withLock({ children.all }) { child.forgetParent() }
+    }
 
     public convenience init(value: Value) {
         self.init()
@@ -79,8 +89,8 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func settle(_ outcome: Result<Value, any Error>) {
-        let settled: Bool = lock.withLock {
-            guard result == nil else { return false }
+        lock.withLock {
+            guard result == nil else { return }
             result = outcome
             for waiter in waiters { waiter.signal() }
             waiters = []
@@ -90,10 +100,10 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
                 cancelHandlers.forEach { Scheduler.schedule($0, owner: self) }
             }
             cancelHandlers = Handlers()
-            return true
+            // Rozstrzygnięte dziecko – w jakikolwiek sposób i w dowolnej chwili – wypisuje się z listy
+            // rodzica, jeszcze pod własną blokadą: znikający rodzic czeka na nią w deinit.
+            parent?.forget(self)
         }
-        // Rozstrzygnięte dziecko – w jakikolwiek sposób i w dowolnej chwili – wypisuje się z listy rodzica.
-        if settled { parent?.forget(self) }
     }
 
     /// Blokuje do rozstrzygnięcia obietnicy: do testów i dem, nigdy do prawdziwego kodu.

@@ -9,7 +9,7 @@ enum Scheduler {
     /// Zlecenia czekające na kolejkę, dla każdej kolejki, do której zmierza blok opróżniający.
     private final class Mailboxes: @unchecked Sendable {
         let lock = Lock()
-        var jobs: [ObjectIdentifier: [Job]] = [:]
+        @exclusivity(unchecked) var jobs: [ObjectIdentifier: [Job]] = [:]
     }
 
     private static let mailboxes = Mailboxes()

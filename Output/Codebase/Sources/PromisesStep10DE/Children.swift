@@ -11,6 +11,8 @@ protocol CancellableNode: AnyObject, Sendable {
     func settleCancelled()
     /// Vergisst ein Kind, das abgeschlossen wurde.
     func forget(_ child: any CancellableNode)
+    /// Vergisst das Eltern-Promise, das gleich verschwindet.
+    func forgetParent()
 }
 
 extension Promise: CancellableNode {
@@ -22,6 +24,11 @@ extension Promise: CancellableNode {
     @usableFromInline
     func settleCancelled() {
         settle(.failure(PromiseError.cancelled))
+    }
+
+    @usableFromInline
+    func forgetParent() {
+        lock.withLock { parent = nil }
     }
 }
 
@@ -43,6 +50,8 @@ struct Children {
     mutating func remove(_ child: any CancellableNode) {
         if first === child { first = nil } else { more[ObjectIdentifier(child)] = nil }
     }
+
+    var isEmpty: Bool { first == nil && more.isEmpty }
 
     var all: [any CancellableNode] {
         (first.map { [$0] } ?? []) + more.values

@@ -18,16 +18,26 @@ public enum PromiseError: Error, Equatable, Sendable {
 
 public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
-    @usableFromInline var result: Result<Value, any Error>?
-    @usableFromInline var waiters: [DispatchSemaphore] = []
-    @usableFromInline var handlers = Handlers()
-    @usableFromInline var children = Children()
-    @usableFromInline var cancelHandlers = Handlers()
+    // Diese Felder berühren wir nur unter `lock` (oder bevor andere Threads das Promise sehen): Der
+    // Zugriff ist ohnehin exklusiv, daher verzichten wir auf seine Prüfung zur Laufzeit.
+    @usableFromInline @exclusivity(unchecked) var result: Result<Value, any Error>?
+    @usableFromInline @exclusivity(unchecked) var waiters: [DispatchSemaphore] = []
+    @usableFromInline @exclusivity(unchecked) var handlers = Handlers()
+    @usableFromInline @exclusivity(unchecked) var children = Children()
+    @usableFromInline @exclusivity(unchecked) var cancelHandlers = Handlers()
     /// Das Eltern-Promise, auf dessen Liste das Kind wartet; abgeschlossen trägt sich das Kind selbst aus.
-    @usableFromInline weak var parent: (any CancellableNode)?
+    /// Ohne Referenzzählung: Das Kind liest das Feld nur unter seiner eigenen Sperre, und das
+    /// Eltern-Promise setzt es, bevor es verschwindet, unter dieser Sperre bei jedem Kind seiner Liste auf nil.
+    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var parent: (any CancellableNode)?
 
     @inlinable
     public init() {}
+
+    deinit {
+        // Kinder, die noch warten, dürfen das Eltern-Promise, das gleich verschwindet, nicht mehr erreichen.
+        guard !lock.withLock({ children.isEmpty }) else { return }
+        for child in lock.withLock({ children.all }) { child.forgetParent() }
+    }
 
     public convenience init(value: Value) {
         self.init()
@@ -79,8 +89,8 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func settle(_ outcome: Result<Value, any Error>) {
-        let settled: Bool = lock.withLock {
-            guard result == nil else { return false }
+        lock.withLock {
+            guard result == nil else { return }
             result = outcome
             for waiter in waiters { waiter.signal() }
             waiters = []
@@ -90,10 +100,10 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
                 cancelHandlers.forEach { Scheduler.schedule($0, owner: self) }
             }
             cancelHandlers = Handlers()
-            return true
+            // Ein abgeschlossenes Kind trägt sich aus der Liste des Eltern-Promise aus, wie und wann auch
+            // immer, noch unter seiner eigenen Sperre: Ein verschwindendes Eltern-Promise wartet im deinit darauf.
+            parent?.forget(self)
         }
-        // Ein abgeschlossenes Kind trägt sich aus der Liste des Eltern-Promise aus, wie und wann auch immer.
-        if settled { parent?.forget(self) }
     }
 
     /// Blockiert, bis das Promise abgeschlossen ist: für Tests und Demos, nie für echten Code.

@@ -9,7 +9,7 @@ enum Scheduler {
     /// Wartende Jobs für jede Queue, zu der schon ein Drain-Block unterwegs ist.
     private final class Mailboxes: @unchecked Sendable {
         let lock = Lock()
-        var jobs: [ObjectIdentifier: [Job]] = [:]
+        @exclusivity(unchecked) var jobs: [ObjectIdentifier: [Job]] = [:]
     }
 
     private static let mailboxes = Mailboxes()

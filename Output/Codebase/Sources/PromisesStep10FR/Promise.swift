@@ -18,16 +18,26 @@ public enum PromiseError: Error, Equatable, Sendable {
 
 public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
-    @usableFromInline var result: Result<Value, any Error>?
-    @usableFromInline var waiters: [DispatchSemaphore] = []
-    @usableFromInline var handlers = Handlers()
-    @usableFromInline var children = Children()
-    @usableFromInline var cancelHandlers = Handlers()
+    // Ces champs ne sont touchés que sous `lock` (ou avant que d’autres threads voient la promesse) :
+    // l’accès est déjà exclusif, nous renonçons donc à sa vérification à l’exécution.
+    @usableFromInline @exclusivity(unchecked) var result: Result<Value, any Error>?
+    @usableFromInline @exclusivity(unchecked) var waiters: [DispatchSemaphore] = []
+    @usableFromInline @exclusivity(unchecked) var handlers = Handlers()
+    @usableFromInline @exclusivity(unchecked) var children = Children()
+    @usableFromInline @exclusivity(unchecked) var cancelHandlers = Handlers()
     /// Le parent dans la liste duquel l’enfant attend ; une fois acquitté, l’enfant s’en retire lui-même.
-    @usableFromInline weak var parent: (any CancellableNode)?
+    /// Sans compteur de références : l’enfant ne lit ce champ que sous son propre verrou, et le parent,
+    /// avant de disparaître, le remet à nil sous ce verrou chez chaque enfant de sa liste.
+    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var parent: (any CancellableNode)?
 
     @inlinable
     public init() {}
+
+    deinit {
+        // Les enfants encore en attente ne doivent plus atteindre ce parent, qui va disparaître.
+        guard !lock.withLock({ children.isEmpty }) else { return }
+        for child in lock.withLock({ children.all }) { child.forgetParent() }
+    }
 
     public convenience init(value: Value) {
         self.init()
@@ -79,8 +89,8 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func settle(_ outcome: Result<Value, any Error>) {
-        let settled: Bool = lock.withLock {
-            guard result == nil else { return false }
+        lock.withLock {
+            guard result == nil else { return }
             result = outcome
             for waiter in waiters { waiter.signal() }
             waiters = []
@@ -90,10 +100,10 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
                 cancelHandlers.forEach { Scheduler.schedule($0, owner: self) }
             }
             cancelHandlers = Handlers()
-            return true
+            // Un enfant acquitté se retire de la liste de son parent, peu importe comment et quand, encore
+            // sous son propre verrou : un parent en train de disparaître l’attend dans son deinit.
+            parent?.forget(self)
         }
-        // Un enfant acquitté se retire de la liste de son parent, peu importe comment et quand.
-        if settled { parent?.forget(self) }
     }
 
     /// Bloque jusqu’à l’acquittement de la promesse : pour les tests et démos, jamais en production.

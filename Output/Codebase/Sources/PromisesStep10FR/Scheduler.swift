@@ -9,7 +9,7 @@ enum Scheduler {
     /// Les jobs en attente, pour chaque file vers laquelle un bloc de vidage est en route.
     private final class Mailboxes: @unchecked Sendable {
         let lock = Lock()
-        var jobs: [ObjectIdentifier: [Job]] = [:]
+        @exclusivity(unchecked) var jobs: [ObjectIdentifier: [Job]] = [:]
     }
 
     private static let mailboxes = Mailboxes()

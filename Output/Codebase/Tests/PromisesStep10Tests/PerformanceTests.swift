@@ -120,3 +120,56 @@ private func hold(_ queue: DispatchQueue) -> DispatchSemaphore {
         #expect(try timedOut.settled())
     }
 }
+
+/// Whether the child still points at a parent, read from the stored bits under the child's lock,
+/// so that a dangling pointer is never followed.
+private func isLinked(_ child: Promise<Int>) -> Bool {
+    child.lock.withLock { withUnsafeBytes(of: &child.parent) { $0.load(as: UInt.self) != 0 } }
+}
+
+/// The child's link to its parent holds no reference (step 10): the parent clears it as it goes.
+@Suite struct ParentLinkTests {
+    @Test func aParentThatGoesAwayUnlinksItsPendingChildren() throws {
+        weak var gone: Promise<Int>?
+        let child: Promise<Int>
+        do {
+            let parent = Promise<Int>()
+            gone = parent
+            child = parent.then { $0 + 1 }
+            let linked = isLinked(child)
+            #expect(linked)
+        }
+        #expect(gone == nil)
+        // A child still linked to a parent that is gone would follow a dangling pointer below.
+        let stillLinked = isLinked(child)
+        try #require(!stillLinked, "the child still points at its parent, which is gone")
+        child.cancel()
+        guard case .cancelled = child.state else {
+            Issue.record("the child is not cancelled: \(child.state)")
+            return
+        }
+    }
+
+    @Test func childrenSettleWhileTheirParentsGoAway() {
+        // Each child is cancelled on another thread while its parent is released here; the thread
+        // sanitizer sees any access to a parent that is already gone.
+        let go = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        for _ in 0..<1_000 {
+            var parent: Promise<Int>? = Promise<Int>()
+            let child = parent!.then { $0 + 1 }
+            DispatchQueue.global().async {
+                go.wait()
+                child.cancel()
+                done.signal()
+            }
+            go.signal()
+            parent = nil
+            done.wait()
+            guard case .cancelled = child.state else {
+                Issue.record("a child is not cancelled: \(child.state)")
+                return
+            }
+        }
+    }
+}
