@@ -10,6 +10,7 @@ public func demo(locale: Locale) throws {
     let count = 1_000_000
     let caption: PluralText = """
         one: ligne écrite
+        many: de lignes écrites
         other: lignes écrites
         """
     var display = ProgressDisplay(total: count, caption: caption, locale: locale)
@@ -18,6 +19,7 @@ public func demo(locale: Locale) throws {
     }
     let tasks: PluralText = """
         one: tâche
+        many: de tâches
         other: tâches
         """
     let stored = try store.count()

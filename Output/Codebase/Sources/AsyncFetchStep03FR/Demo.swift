@@ -15,7 +15,7 @@ public func demo(locale: Locale) async throws {
     let beats = heartbeat.beats
     heartbeat.stop()
 
-    print("Chargées : \(items.count.formatted(.number.locale(locale))) tâches à faire")
+    print("Tâches à faire chargées : \(items.count.formatted(.number.locale(locale)))")
     print("Première : \(items[0]), dernière : \(items[items.count - 1])")
     print("Battements pendant le chargement : \(beats)")
 

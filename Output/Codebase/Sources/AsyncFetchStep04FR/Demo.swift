@@ -14,13 +14,13 @@ public func demo(locale: Locale) async throws {
     heartbeat.start()
     let handle = reader.fetchAsync(FetchRequest(filter: .done(false))) { result in
         if case .success(let items) = result {
-            print("Completion handler : \(items.count.formatted(.number.locale(locale))) tâches")
+            print("Tâches reçues par le completion handler : \(items.count.formatted(.number.locale(locale)))")
         }
     }
     print("fetchAsync est revenu immédiatement.")
 
     let items = try await handle.value
     heartbeat.stop()
-    print("await : \(items.count.formatted(.number.locale(locale))) tâches")
+    print("Tâches reçues par await : \(items.count.formatted(.number.locale(locale)))")
     print("Acteur principal libre pendant le chargement : \(heartbeat.beats > 0 ? "oui" : "non")")
 }

@@ -13,6 +13,7 @@ public func demo(locale: Locale) async throws {
     let handle = reader.fetchAsync(FetchRequest(batchSize: 5_000))
     let caption: PluralText = """
         one: ligne chargée
+        many: de lignes chargées
         other: lignes chargées
         """
     var display: ProgressDisplay?
@@ -24,5 +25,5 @@ public func demo(locale: Locale) async throws {
         display?.update(progress.fetched)
     }
     let items = try await handle.value
-    print("Terminé : \(items.count.formatted(.number.locale(locale))) tâches")
+    print("Terminé, tâches chargées : \(items.count.formatted(.number.locale(locale)))")
 }

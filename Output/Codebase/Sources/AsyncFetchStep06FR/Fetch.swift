@@ -36,7 +36,7 @@ extension Connection {
         // autre n’est active. Celle-ci reste active jusqu’à la fin du chargement.
         let keepInterrupt = try prepare("SELECT 1")
         _ = try keepInterrupt.step()
-        // Avant le COMMIT, plus aucune instruction n’est active : la transaction se termine.
+        // Avant le COMMIT, plus aucune instruction n’est active : la transaction se termine dans tous les cas.
         defer {
             keepInterrupt.reset()
             select.reset()

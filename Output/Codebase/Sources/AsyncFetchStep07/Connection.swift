@@ -91,7 +91,7 @@ final class Statement {
         }
     }
 
-    // Beendet die Anweisung, ohne sie freizugeben.
+    // Setzt die Anweisung zurück, ohne sie freizugeben; danach ist sie nicht mehr aktiv.
     func reset() {
         sqlite3_reset(handle)
     }

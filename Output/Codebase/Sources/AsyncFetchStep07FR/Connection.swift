@@ -91,7 +91,7 @@ final class Statement {
         }
     }
 
-    // Termine l’instruction sans la libérer.
+    // Réinitialise l’instruction sans la libérer ; elle n’est alors plus active.
     func reset() {
         sqlite3_reset(handle)
     }

@@ -3,7 +3,7 @@
 import CSQLite
 import Foundation
 
-// Store odhacza zadanie, gdy Reader jest w połowie zapytania.
+// Store odhacza zadanie, gdy Reader jest w trakcie zapytania.
 func editWhileReading(journalMode: String, in folder: TemporaryFolder) throws {
     let store = try Store.create(at: folder.file("\(journalMode).sqlite"))
     try store.populate(count: 10)

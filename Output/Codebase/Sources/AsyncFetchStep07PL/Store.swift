@@ -20,8 +20,8 @@ public final class Store: Sendable {
         return Store(url: url, connection: connection)
     }
 
-    // SQLite odpowiada trybem, który obowiązuje po zmianie. Tam, gdzie WAL jest niemożliwy,
-    // na przykład dla bazy w pamięci, bez żadnego błędu zostaje przy starym trybie.
+    // SQLite odpowiada nazwą trybu, który obowiązuje po tym poleceniu. Tam, gdzie WAL jest niemożliwy,
+    // na przykład w bazie w pamięci, SQLite bez zgłaszania błędu zostawia dotychczasowy tryb.
     static func useWAL(_ connection: Connection) throws {
         let pragma = try connection.prepare("PRAGMA journal_mode = WAL")
         guard try pragma.step(), pragma.text(at: 0) == "wal" else {

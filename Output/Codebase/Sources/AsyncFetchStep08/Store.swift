@@ -22,8 +22,8 @@ public final class Store: Sendable {
         return Store(url: url, connection: connection)
     }
 
-    // SQLite antwortet mit dem Modus, der danach gilt. Wo WAL nicht geht, etwa bei einer
-    // Datenbank im Speicher, bleibt es ohne Fehler beim alten.
+    // SQLite antwortet mit dem Modus, der danach gilt. Wo WAL nicht möglich ist, etwa bei einer
+    // Datenbank im Speicher, behält SQLite ohne Fehlermeldung den bisherigen Modus.
     static func useWAL(_ connection: Connection) throws {
         let pragma = try connection.prepare("PRAGMA journal_mode = WAL")
         guard try pragma.step(), pragma.text(at: 0) == "wal" else {

@@ -22,8 +22,8 @@ public final class Store: Sendable {
         return Store(url: url, connection: connection)
     }
 
-    // SQLite répond par le mode en vigueur après coup. Là où WAL est impossible, par exemple
-    // pour une base en mémoire, il garde l’ancien mode sans signaler d’erreur.
+    // SQLite répond en indiquant le mode désormais en vigueur. Là où WAL est impossible, par exemple
+    // pour une base en mémoire, SQLite conserve le mode précédent sans signaler d’erreur.
     static func useWAL(_ connection: Connection) throws {
         let pragma = try connection.prepare("PRAGMA journal_mode = WAL")
         guard try pragma.step(), pragma.text(at: 0) == "wal" else {

@@ -91,7 +91,7 @@ final class Statement {
         }
     }
 
-    // Kończy instrukcję, nie zwalniając jej.
+    // Resetuje instrukcję, nie zwalniając jej; potem nie jest już aktywna.
     func reset() {
         sqlite3_reset(handle)
     }

@@ -4,7 +4,7 @@
 import Foundation
 import Testing
 
-// ProgressDisplay druckt; was es druckt, fängt ein Kindprozess für den Test auf.
+// ProgressDisplay gibt seine Zeilen aus; was es ausgibt, fängt ein Kindprozess für den Test auf.
 @Suite struct PluralTests {
     // Gesamtzahlen für den Vergleich mit ICU: jede bis 300, dazu große mit allen Endungen.
     private static let totals =
@@ -18,7 +18,7 @@ import Testing
         "[" + String(repeating: "#", count: quarters * 5) + String(repeating: ".", count: 20 - quarters * 5) + "]"
     }
 
-    // Die Zeilen, die ProgressDisplay(total:) nach update(total) druckt, mit den Wörtern je Viertel.
+    // Die Zeilen, die ProgressDisplay(total:) nach update(total) ausgibt, mit den Wörtern je Viertel.
     private static func expected(total: Int, words: [String], locale: Locale) -> [String] {
         (1...4).map { quarter in
             let count = (total * quarter / 4).formatted(.number.locale(locale))
@@ -83,7 +83,30 @@ import Testing
         #expect(totalLines == expected)
     }
 
-    @Test func frenchCountsZeroAndOneAsSingular() async throws {
+    // Wie in der französischen Demo: 0 und 1 sind one, glatte Millionen many („1 000 000 de lignes
+    // écrites“), alle übrigen Zahlen other.
+    @Test func frenchHasOneManyAndOtherForms() async throws {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            for total in [1, 2, 1_000_000, 1_000_001, 4_000_000] {
+                var display = ProgressDisplay(
+                    total: total, caption: "one: ligne écrite\nmany: de lignes écrites\nother: lignes écrites",
+                    locale: Locale(identifier: "fr_FR"))
+                display.update(total)
+            }
+        }
+        let (one, many, other) = ("ligne écrite", "de lignes écrites", "lignes écrites")
+        let fr = Locale(identifier: "fr_FR")
+        // Je Gesamtzahl die Zahlen der vier Viertel: 2 → 0, 1, 1, 2; 4 000 000 → 1 000 000 bis 4 000 000.
+        let expected =
+            Self.expected(total: 1, words: [one, one, one, one], locale: fr)
+            + Self.expected(total: 2, words: [one, one, one, other], locale: fr)
+            + Self.expected(total: 1_000_000, words: [other, other, other, many], locale: fr)
+            + Self.expected(total: 1_000_001, words: [other, other, other, other], locale: fr)
+            + Self.expected(total: 4_000_000, words: [many, many, many, many], locale: fr)
+        #expect(Self.lines(of: result?.standardOutputContent) == expected)
+    }
+
+    @Test func aMissingFormFallsBackToOther() async throws {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             for total in [1, 2, 1_000_000] {
                 var display = ProgressDisplay(

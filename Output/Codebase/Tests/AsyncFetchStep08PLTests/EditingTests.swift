@@ -110,7 +110,7 @@ private final class Failures: @unchecked Sendable {
 
     @Test func aStoreWithoutWALIsAnError() {
         // Eine Datenbank im Speicher kennt kein WAL; SQLite bliebe still beim Modus memory.
-        #expect(throws: StoreError.self) {
+        #expect(throws: StoreError.sqlite(code: SQLITE_ERROR, message: "cannot use WAL journal mode")) {
             try Store.create(at: URL(string: "file::memory:")!)
         }
     }
