@@ -81,7 +81,7 @@ public func demo(locale: Locale) {
     let counts = logs.prefix(9).map { $0.values.count.formatted(.number.locale(locale)) }
     let sameOrder = logs.allSatisfy { first.starts(with: $0.values) }
     let threadOrder = logs.allSatisfy { inOrderPerThread($0.values, perThread: perThread) }
-    print("Werte der Listener 1 bis 9: \(counts.joined(separator: ", "))")
+    print("Anzahl der Werte bei den Listenern 1 bis 9: \(counts.joined(separator: ", "))")
     print("Alle zehn in derselben Reihenfolge: \(sameOrder ? "ja" : "nein")")
     print("Werte jedes Threads in der Reihenfolge der Zuweisung: \(threadOrder ? "ja" : "nein")")
     print("Nie zwei Aufrufe gleichzeitig: \(calls.overlapped ? "nein" : "ja")")

@@ -81,7 +81,7 @@ public func demo(locale: Locale) {
     let counts = logs.prefix(9).map { $0.values.count.formatted(.number.locale(locale)) }
     let sameOrder = logs.allSatisfy { first.starts(with: $0.values) }
     let threadOrder = logs.allSatisfy { inOrderPerThread($0.values, perThread: perThread) }
-    print("Valeurs reçues par les écouteurs 1 à 9 : \(counts.joined(separator: ", "))")
+    print("Nombre de valeurs reçues par les écouteurs 1 à 9 : \(counts.joined(separator: ", "))")
     print("Les dix dans le même ordre : \(sameOrder ? "oui" : "non")")
     print("Valeurs de chaque thread dans l’ordre des affectations : \(threadOrder ? "oui" : "non")")
     print("Jamais deux appels simultanés : \(calls.overlapped ? "non" : "oui")")

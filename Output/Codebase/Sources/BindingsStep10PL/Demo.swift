@@ -81,7 +81,7 @@ public func demo(locale: Locale) {
     let counts = logs.prefix(9).map { $0.values.count.formatted(.number.locale(locale)) }
     let sameOrder = logs.allSatisfy { first.starts(with: $0.values) }
     let threadOrder = logs.allSatisfy { inOrderPerThread($0.values, perThread: perThread) }
-    print("Wartości odebrane przez słuchaczy 1–9: \(counts.joined(separator: ", "))")
+    print("Liczba wartości odebranych przez słuchaczy 1–9: \(counts.joined(separator: ", "))")
     print("Ta sama kolejność u wszystkich dziesięciu: \(sameOrder ? "tak" : "nie")")
     print("Wartości każdego wątku w kolejności przypisań: \(threadOrder ? "tak" : "nie")")
     print("Nigdy dwa wywołania naraz: \(calls.overlapped ? "nie" : "tak")")
