@@ -18,12 +18,12 @@ public final class Dynamic<Value: Sendable>: Sendable {
             listener = deliver
         }
 
-        // false, sobald der Besitzer fehlt.
+        // Ruft den Listener unter calling auf; false, sobald der Besitzer fehlt.
         func deliver(_ value: Value) -> Bool {
             calling.withLock { listener?(value) ?? true }
         }
 
-        // Wartet, bis ein laufender Aufruf auf einem anderen Thread endet.
+        // Wartet, bis ein laufender Aufruf auf einem anderen Thread endet, und vergisst dann den Listener.
         func cancel() {
             calling.withLock { listener = nil }
         }

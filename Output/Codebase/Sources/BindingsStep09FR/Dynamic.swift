@@ -18,12 +18,12 @@ public final class Dynamic<Value: Sendable>: Sendable {
             listener = deliver
         }
 
-        // false dès que le propriétaire a disparu.
+        // Appelle l’écouteur sous calling ; false dès que le propriétaire a disparu.
         func deliver(_ value: Value) -> Bool {
             calling.withLock { listener?(value) ?? true }
         }
 
-        // Attend la fin d’un appel en cours sur un autre thread.
+        // Attend la fin d’un appel en cours sur un autre thread, puis oublie l’écouteur.
         func cancel() {
             calling.withLock { listener = nil }
         }

@@ -18,12 +18,12 @@ public final class Dynamic<Value: Sendable>: Sendable {
             listener = deliver
         }
 
-        // false, gdy właściciela już nie ma.
+        // Wywołuje słuchacza pod blokadą calling; false, gdy właściciela już nie ma.
         func deliver(_ value: Value) -> Bool {
             calling.withLock { listener?(value) ?? true }
         }
 
-        // Czeka, aż zakończy się wywołanie trwające na innym wątku.
+        // Czeka, aż zakończy się wywołanie trwające na innym wątku, po czym zapomina słuchacza.
         func cancel() {
             calling.withLock { listener = nil }
         }

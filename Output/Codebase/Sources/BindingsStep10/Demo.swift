@@ -2,37 +2,88 @@
 
 import Foundation
 
-// Zählt die Werte eines Listeners und prüft ihre Reihenfolge.
+// Welche Werte ein Listener bekommt, in welcher Reihenfolge und wie oft noch nach seiner Abmeldung.
 final class ValueLog: Sendable {
-    private let state = Locked((count: 0, last: 0, inOrder: true))
+    private let state = Locked((values: [Int](), cancelled: false, lateCalls: 0))
 
-    func record(_ value: Int) {
+    // Liefert, wie viele Werte der Listener damit bekommen hat.
+    @discardableResult
+    func record(_ value: Int) -> Int {
         state.withLock { state in
-            state.inOrder = state.inOrder && value == state.last + 1
-            state.last = value
-            state.count += 1
+            if state.cancelled { state.lateCalls += 1 }
+            state.values.append(value)
+            return state.values.count
         }
     }
 
-    var count: Int { state.withLock { $0.count } }
-    var inOrder: Bool { state.withLock { $0.inOrder } }
+    // Erst aufrufen, wenn cancel() für diesen Listener zurückgekehrt ist.
+    func cancelReturned() { state.withLock { $0.cancelled = true } }
+
+    var values: [Int] { state.withLock { $0.values } }
+    var lateCalls: Int { state.withLock { $0.lateCalls } }
+}
+
+// Zählt die Aufrufe, die gerade laufen, und hält fest, ob je zwei gleichzeitig liefen.
+final class CallWatch: Sendable {
+    private let state = Locked((running: 0, overlapped: false))
+
+    func enter() {
+        state.withLock { state in
+            state.running += 1
+            state.overlapped = state.overlapped || state.running > 1
+        }
+    }
+
+    func leave() { state.withLock { $0.running -= 1 } }
+    var overlapped: Bool { state.withLock { $0.overlapped } }
+}
+
+// Thread t weist t * perThread + 1 bis (t + 1) * perThread zu: Kommen die Werte jedes Threads aufsteigend an?
+func inOrderPerThread(_ values: [Int], perThread: Int) -> Bool {
+    var last: [Int: Int] = [:]
+    for value in values {
+        let thread = (value - 1) / perThread
+        guard value > last[thread, default: 0] else { return false }
+        last[thread] = value
+    }
+    return true
 }
 
 public func demo(locale: Locale) {
-    let minutes = Dynamic(0)
+    let threads = 4, perThread = 25_000
+    let box = Dynamic(0)
+    let calls = CallWatch()
     let logs = (1...10).map { _ in ValueLog() }
-    let tenth = Locked<BindingToken?>(nil)
-    for (number, log) in zip(1..., logs) {
-        let token = minutes.bind { value in
-            log.record(value)
-            if number == 1 && value == 50_000 { tenth.withLock { $0 }?.cancel() }
+    let halfway = DispatchSemaphore(value: 0)
+    let tokens = zip(1..., logs).map { number, log in
+        box.bind { value in
+            calls.enter()
+            let count = log.record(value)
+            calls.leave()
+            if number == 1 && count == 50_000 { halfway.signal() }
         }
-        if number == 10 { tenth.withLock { $0 = token } }
     }
 
-    for value in 1...100_000 { minutes.value = value }
+    let finished = DispatchGroup()
+    for thread in 0..<threads {
+        finished.enter()
+        Thread {
+            for n in 1...perThread { box.value = thread * perThread + n }
+            finished.leave()
+        }.start()
+    }
+    halfway.wait()
+    tokens[9].cancel()
+    logs[9].cancelReturned()
+    finished.wait()
 
-    let counts = logs.map { $0.count.formatted(.number.locale(locale)) }
-    print("Werte je Listener: \(counts.joined(separator: ", "))")
-    print("Reihenfolge eingehalten: \(logs.allSatisfy(\.inOrder) ? "ja" : "nein")")
+    let first = logs[0].values
+    let counts = logs.prefix(9).map { $0.values.count.formatted(.number.locale(locale)) }
+    let sameOrder = logs.allSatisfy { first.starts(with: $0.values) }
+    let threadOrder = logs.allSatisfy { inOrderPerThread($0.values, perThread: perThread) }
+    print("Anzahl der Werte bei den Listenern 1 bis 9: \(counts.joined(separator: ", "))")
+    print("Alle zehn in derselben Reihenfolge: \(sameOrder ? "ja" : "nein")")
+    print("Werte jedes Threads in der Reihenfolge der Zuweisung: \(threadOrder ? "ja" : "nein")")
+    print("Nie zwei Aufrufe gleichzeitig: \(calls.overlapped ? "nein" : "ja")")
+    print("Aufrufe des zehnten Listeners nach cancel(): \(logs[9].lateCalls)")
 }

@@ -7,7 +7,7 @@ import Synchronization
 public final class Dynamic<Value: Sendable>: Sendable {
     public typealias Listener = @Sendable (Value) -> Void
 
-    // Ein Merker, den ein Eintrag mit seinem Token teilt.
+    // Ein Flag, das ein Eintrag mit seinem Token teilt; cancel() setzt es.
     @usableFromInline
     final class Flag: Sendable {
         @usableFromInline let isRaised = Atomic<Bool>(false)
@@ -16,9 +16,9 @@ public final class Dynamic<Value: Sendable>: Sendable {
     @usableFromInline
     final class Entry: Sendable {
         @usableFromInline let id: Int
-        // false, sobald der Besitzer fehlt.
+        // Der Listener selbst, ohne Sperre aufgerufen; false, sobald der Besitzer fehlt.
         @usableFromInline let deliver: @Sendable (Value) -> Bool
-        // Das Token hält den Merker, nicht den Eintrag.
+        // Das Token hält dieses Flag, nicht den Eintrag.
         @usableFromInline let cancelled = Flag()
 
         init(id: Int, deliver: @escaping @Sendable (Value) -> Bool) {
@@ -39,7 +39,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
         @usableFromInline
         static var currentThread: Int { Int(bitPattern: pthread_self()) }
 
-        // Meldet den Listener mit dieser id als laufend, mit -1 keinen mehr.
+        // Meldet den Listener mit dieser id als laufend (-1: keinen mehr) und weckt, wer auf das Ende des vorigen wartet.
         @inlinable
         func run(_ id: Int) {
             let previous = running.exchange((id + 1) << 1, ordering: .sequentiallyConsistent)
@@ -88,7 +88,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
         @usableFromInline var queue: Deque<Pending> = []
         @usableFromInline var isDelivering = false
 
-        // true: Der Aufrufer muss jetzt zustellen.
+        // Nur noch für bindAndFire; true: Der Aufrufer muss jetzt zustellen.
         mutating func enqueue(_ value: Value, to entries: [Entry]) -> Bool {
             queue.append(Pending(value: value, entries: entries))
             if isDelivering { return false }
@@ -96,7 +96,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
             return true
         }
 
-        // nil: Schlange leer, die Zustellung endet.
+        // nil: Schlange leer, die Zustellung endet. @inlinable, weil drain() es aufruft.
         @inlinable
         mutating func dequeue() -> Pending? {
             let next = queue.popFirst()
@@ -200,7 +200,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
     @inlinable
     func notify(_ value: Value, to entries: [Entry]) {
         var gone: Set<Int> = []
-        // Das Array hält jeden Eintrag für die ganze Runde.
+        // entries hält jeden Eintrag für die ganze Runde: kein retain und release je Aufruf.
         entries.withUnsafeBufferPointer { buffer in
             for index in buffer.indices {
                 Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { entry in

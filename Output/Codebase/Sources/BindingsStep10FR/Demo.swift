@@ -2,37 +2,88 @@
 
 import Foundation
 
-// Compte les valeurs reçues par un écouteur et vérifie leur ordre.
+// Les valeurs que reçoit un écouteur, dans quel ordre, et combien de fois il est encore appelé après son désabonnement.
 final class ValueLog: Sendable {
-    private let state = Locked((count: 0, last: 0, inOrder: true))
+    private let state = Locked((values: [Int](), cancelled: false, lateCalls: 0))
 
-    func record(_ value: Int) {
+    // Renvoie le nombre de valeurs que l’écouteur a reçues, celle-ci comprise.
+    @discardableResult
+    func record(_ value: Int) -> Int {
         state.withLock { state in
-            state.inOrder = state.inOrder && value == state.last + 1
-            state.last = value
-            state.count += 1
+            if state.cancelled { state.lateCalls += 1 }
+            state.values.append(value)
+            return state.values.count
         }
     }
 
-    var count: Int { state.withLock { $0.count } }
-    var inOrder: Bool { state.withLock { $0.inOrder } }
+    // À n’appeler qu’une fois que cancel() a rendu la main pour cet écouteur.
+    func cancelReturned() { state.withLock { $0.cancelled = true } }
+
+    var values: [Int] { state.withLock { $0.values } }
+    var lateCalls: Int { state.withLock { $0.lateCalls } }
+}
+
+// Compte les appels en cours et retient si deux ont été simultanés au moins une fois.
+final class CallWatch: Sendable {
+    private let state = Locked((running: 0, overlapped: false))
+
+    func enter() {
+        state.withLock { state in
+            state.running += 1
+            state.overlapped = state.overlapped || state.running > 1
+        }
+    }
+
+    func leave() { state.withLock { $0.running -= 1 } }
+    var overlapped: Bool { state.withLock { $0.overlapped } }
+}
+
+// Le thread t affecte t * perThread + 1 à (t + 1) * perThread : les valeurs de chaque thread arrivent-elles dans l’ordre croissant ?
+func inOrderPerThread(_ values: [Int], perThread: Int) -> Bool {
+    var last: [Int: Int] = [:]
+    for value in values {
+        let thread = (value - 1) / perThread
+        guard value > last[thread, default: 0] else { return false }
+        last[thread] = value
+    }
+    return true
 }
 
 public func demo(locale: Locale) {
-    let minutes = Dynamic(0)
+    let threads = 4, perThread = 25_000
+    let box = Dynamic(0)
+    let calls = CallWatch()
     let logs = (1...10).map { _ in ValueLog() }
-    let tenth = Locked<BindingToken?>(nil)
-    for (number, log) in zip(1..., logs) {
-        let token = minutes.bind { value in
-            log.record(value)
-            if number == 1 && value == 50_000 { tenth.withLock { $0 }?.cancel() }
+    let halfway = DispatchSemaphore(value: 0)
+    let tokens = zip(1..., logs).map { number, log in
+        box.bind { value in
+            calls.enter()
+            let count = log.record(value)
+            calls.leave()
+            if number == 1 && count == 50_000 { halfway.signal() }
         }
-        if number == 10 { tenth.withLock { $0 = token } }
     }
 
-    for value in 1...100_000 { minutes.value = value }
+    let finished = DispatchGroup()
+    for thread in 0..<threads {
+        finished.enter()
+        Thread {
+            for n in 1...perThread { box.value = thread * perThread + n }
+            finished.leave()
+        }.start()
+    }
+    halfway.wait()
+    tokens[9].cancel()
+    logs[9].cancelReturned()
+    finished.wait()
 
-    let counts = logs.map { $0.count.formatted(.number.locale(locale)) }
-    print("Valeurs par écouteur : \(counts.joined(separator: ", "))")
-    print("Ordre respecté : \(logs.allSatisfy(\.inOrder) ? "oui" : "non")")
+    let first = logs[0].values
+    let counts = logs.prefix(9).map { $0.values.count.formatted(.number.locale(locale)) }
+    let sameOrder = logs.allSatisfy { first.starts(with: $0.values) }
+    let threadOrder = logs.allSatisfy { inOrderPerThread($0.values, perThread: perThread) }
+    print("Nombre de valeurs reçues par les écouteurs 1 à 9 : \(counts.joined(separator: ", "))")
+    print("Les dix dans le même ordre : \(sameOrder ? "oui" : "non")")
+    print("Valeurs de chaque thread dans l’ordre des affectations : \(threadOrder ? "oui" : "non")")
+    print("Jamais deux appels simultanés : \(calls.overlapped ? "non" : "oui")")
+    print("Appels du dixième écouteur après cancel() : \(logs[9].lateCalls)")
 }

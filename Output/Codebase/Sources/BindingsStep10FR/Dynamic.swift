@@ -7,7 +7,7 @@ import Synchronization
 public final class Dynamic<Value: Sendable>: Sendable {
     public typealias Listener = @Sendable (Value) -> Void
 
-    // Un indicateur que l’entrée partage avec son jeton.
+    // Un indicateur que l’entrée partage avec son jeton ; cancel() le lève.
     @usableFromInline
     final class Flag: Sendable {
         @usableFromInline let isRaised = Atomic<Bool>(false)
@@ -16,9 +16,9 @@ public final class Dynamic<Value: Sendable>: Sendable {
     @usableFromInline
     final class Entry: Sendable {
         @usableFromInline let id: Int
-        // false dès que le propriétaire a disparu.
+        // L’écouteur lui-même, appelé sans verrou ; false dès que le propriétaire a disparu.
         @usableFromInline let deliver: @Sendable (Value) -> Bool
-        // Le jeton garde l’indicateur, pas l’entrée.
+        // Le jeton garde cet indicateur, pas l’entrée.
         @usableFromInline let cancelled = Flag()
 
         init(id: Int, deliver: @escaping @Sendable (Value) -> Bool) {
@@ -39,7 +39,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
         @usableFromInline
         static var currentThread: Int { Int(bitPattern: pthread_self()) }
 
-        // Signale l’écouteur portant cet id comme en cours, -1 : plus aucun.
+        // Signale l’écouteur portant cet id comme en cours (-1 : plus aucun) et réveille ceux qui attendent la fin du précédent.
         @inlinable
         func run(_ id: Int) {
             let previous = running.exchange((id + 1) << 1, ordering: .sequentiallyConsistent)
@@ -88,7 +88,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
         @usableFromInline var queue: Deque<Pending> = []
         @usableFromInline var isDelivering = false
 
-        // true : l’appelant doit livrer maintenant.
+        // Ne sert plus qu’à bindAndFire ; true : l’appelant doit livrer lui-même, maintenant.
         mutating func enqueue(_ value: Value, to entries: [Entry]) -> Bool {
             queue.append(Pending(value: value, entries: entries))
             if isDelivering { return false }
@@ -96,7 +96,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
             return true
         }
 
-        // nil : la file est vide, la livraison s’arrête.
+        // nil : file vide, la livraison s’arrête. @inlinable, car drain() l’appelle.
         @inlinable
         mutating func dequeue() -> Pending? {
             let next = queue.popFirst()
@@ -200,7 +200,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
     @inlinable
     func notify(_ value: Value, to entries: [Entry]) {
         var gone: Set<Int> = []
-        // Le tableau garde chaque entrée en vie pendant toute la passe.
+        // entries garde chaque entrée en vie pendant toute la passe : ni retain ni release à chaque appel.
         entries.withUnsafeBufferPointer { buffer in
             for index in buffer.indices {
                 Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { entry in

@@ -2,37 +2,88 @@
 
 import Foundation
 
-// Liczy wartości, które dostaje słuchacz, i sprawdza ich kolejność.
+// Jakie wartości dostaje słuchacz, w jakiej kolejności i ile razy jeszcze po wyrejestrowaniu.
 final class ValueLog: Sendable {
-    private let state = Locked((count: 0, last: 0, inOrder: true))
+    private let state = Locked((values: [Int](), cancelled: false, lateCalls: 0))
 
-    func record(_ value: Int) {
+    // Zwraca, ile wartości słuchacz dostał łącznie z tą.
+    @discardableResult
+    func record(_ value: Int) -> Int {
         state.withLock { state in
-            state.inOrder = state.inOrder && value == state.last + 1
-            state.last = value
-            state.count += 1
+            if state.cancelled { state.lateCalls += 1 }
+            state.values.append(value)
+            return state.values.count
         }
     }
 
-    var count: Int { state.withLock { $0.count } }
-    var inOrder: Bool { state.withLock { $0.inOrder } }
+    // Wywołać dopiero wtedy, gdy cancel() dla tego słuchacza zakończy działanie.
+    func cancelReturned() { state.withLock { $0.cancelled = true } }
+
+    var values: [Int] { state.withLock { $0.values } }
+    var lateCalls: Int { state.withLock { $0.lateCalls } }
+}
+
+// Liczy trwające wywołania i zapamiętuje, czy kiedykolwiek dwa działały jednocześnie.
+final class CallWatch: Sendable {
+    private let state = Locked((running: 0, overlapped: false))
+
+    func enter() {
+        state.withLock { state in
+            state.running += 1
+            state.overlapped = state.overlapped || state.running > 1
+        }
+    }
+
+    func leave() { state.withLock { $0.running -= 1 } }
+    var overlapped: Bool { state.withLock { $0.overlapped } }
+}
+
+// Wątek t przypisuje wartości od t * perThread + 1 do (t + 1) * perThread: czy wartości każdego wątku docierają rosnąco?
+func inOrderPerThread(_ values: [Int], perThread: Int) -> Bool {
+    var last: [Int: Int] = [:]
+    for value in values {
+        let thread = (value - 1) / perThread
+        guard value > last[thread, default: 0] else { return false }
+        last[thread] = value
+    }
+    return true
 }
 
 public func demo(locale: Locale) {
-    let minutes = Dynamic(0)
+    let threads = 4, perThread = 25_000
+    let box = Dynamic(0)
+    let calls = CallWatch()
     let logs = (1...10).map { _ in ValueLog() }
-    let tenth = Locked<BindingToken?>(nil)
-    for (number, log) in zip(1..., logs) {
-        let token = minutes.bind { value in
-            log.record(value)
-            if number == 1 && value == 50_000 { tenth.withLock { $0 }?.cancel() }
+    let halfway = DispatchSemaphore(value: 0)
+    let tokens = zip(1..., logs).map { number, log in
+        box.bind { value in
+            calls.enter()
+            let count = log.record(value)
+            calls.leave()
+            if number == 1 && count == 50_000 { halfway.signal() }
         }
-        if number == 10 { tenth.withLock { $0 = token } }
     }
 
-    for value in 1...100_000 { minutes.value = value }
+    let finished = DispatchGroup()
+    for thread in 0..<threads {
+        finished.enter()
+        Thread {
+            for n in 1...perThread { box.value = thread * perThread + n }
+            finished.leave()
+        }.start()
+    }
+    halfway.wait()
+    tokens[9].cancel()
+    logs[9].cancelReturned()
+    finished.wait()
 
-    let counts = logs.map { $0.count.formatted(.number.locale(locale)) }
-    print("Wartości na słuchacza: \(counts.joined(separator: ", "))")
-    print("Kolejność zachowana: \(logs.allSatisfy(\.inOrder) ? "tak" : "nie")")
+    let first = logs[0].values
+    let counts = logs.prefix(9).map { $0.values.count.formatted(.number.locale(locale)) }
+    let sameOrder = logs.allSatisfy { first.starts(with: $0.values) }
+    let threadOrder = logs.allSatisfy { inOrderPerThread($0.values, perThread: perThread) }
+    print("Liczba wartości odebranych przez słuchaczy 1–9: \(counts.joined(separator: ", "))")
+    print("Ta sama kolejność u wszystkich dziesięciu: \(sameOrder ? "tak" : "nie")")
+    print("Wartości każdego wątku w kolejności przypisań: \(threadOrder ? "tak" : "nie")")
+    print("Nigdy dwa wywołania naraz: \(calls.overlapped ? "nie" : "tak")")
+    print("Wywołania dziesiątego słuchacza po cancel(): \(logs[9].lateCalls)")
 }

@@ -7,7 +7,7 @@ import Synchronization
 public final class Dynamic<Value: Sendable>: Sendable {
     public typealias Listener = @Sendable (Value) -> Void
 
-    // Flaga, którą wpis dzieli ze swoim tokenem.
+    // Flaga, którą wpis dzieli ze swoim tokenem; ustawia ją cancel().
     @usableFromInline
     final class Flag: Sendable {
         @usableFromInline let isRaised = Atomic<Bool>(false)
@@ -16,9 +16,9 @@ public final class Dynamic<Value: Sendable>: Sendable {
     @usableFromInline
     final class Entry: Sendable {
         @usableFromInline let id: Int
-        // false, gdy właściciela już nie ma.
+        // Sam słuchacz, wywoływany bez blokady; false, gdy właściciela już nie ma.
         @usableFromInline let deliver: @Sendable (Value) -> Bool
-        // Token trzyma flagę, nie wpis.
+        // Token trzyma tę flagę, nie wpis.
         @usableFromInline let cancelled = Flag()
 
         init(id: Int, deliver: @escaping @Sendable (Value) -> Bool) {
@@ -39,7 +39,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
         @usableFromInline
         static var currentThread: Int { Int(bitPattern: pthread_self()) }
 
-        // Oznacza słuchacza o tym id jako działającego, -1: już żadnego.
+        // Oznacza słuchacza o tym id jako działającego (-1: już żadnego) i budzi czekających na koniec poprzedniego.
         @inlinable
         func run(_ id: Int) {
             let previous = running.exchange((id + 1) << 1, ordering: .sequentiallyConsistent)
@@ -88,7 +88,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
         @usableFromInline var queue: Deque<Pending> = []
         @usableFromInline var isDelivering = false
 
-        // true: wywołujący musi teraz dostarczać.
+        // Już tylko dla bindAndFire; true: wywołujący musi teraz sam dostarczyć powiadomienia.
         mutating func enqueue(_ value: Value, to entries: [Entry]) -> Bool {
             queue.append(Pending(value: value, entries: entries))
             if isDelivering { return false }
@@ -96,7 +96,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
             return true
         }
 
-        // nil: kolejka jest pusta, dostarczanie się kończy.
+        // nil: kolejka jest pusta, dostarczanie się kończy. @inlinable, bo wywołuje ją drain().
         @inlinable
         mutating func dequeue() -> Pending? {
             let next = queue.popFirst()
@@ -200,7 +200,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
     @inlinable
     func notify(_ value: Value, to entries: [Entry]) {
         var gone: Set<Int> = []
-        // Tablica utrzymuje każdy wpis przy życiu przez cały przebieg.
+        // entries utrzymuje każdy wpis przy życiu przez cały przebieg: bez retain i release przy każdym wywołaniu.
         entries.withUnsafeBufferPointer { buffer in
             for index in buffer.indices {
                 Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { entry in
