@@ -33,7 +33,7 @@ public func demo(locale: Locale) throws {
     print("Stacja: \(station.name) (\(station.code))")
     let unknown = service.station(named: "Kraków Zachód")
     _ = try? unknown.get()
-    print("Druga stacja: \(describe(unknown.state))")
+    print("Obietnica drugiej stacji: \(describe(unknown.state))")
 
     let silent = Promise<Int>()
     do {

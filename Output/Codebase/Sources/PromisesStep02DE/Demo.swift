@@ -33,7 +33,7 @@ public func demo(locale: Locale) throws {
     print("Bahnhof: \(station.name) (\(station.code))")
     let unknown = service.station(named: "Kraków Zachód")
     _ = try? unknown.get()
-    print("Zweiter Bahnhof: \(describe(unknown.state))")
+    print("Promise des zweiten Bahnhofs: \(describe(unknown.state))")
 
     let silent = Promise<Int>()
     do {

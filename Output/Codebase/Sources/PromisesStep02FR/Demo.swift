@@ -33,7 +33,7 @@ public func demo(locale: Locale) throws {
     print("Gare : \(station.name) (\(station.code))")
     let unknown = service.station(named: "Kraków Zachód")
     _ = try? unknown.get()
-    print("Deuxième gare : \(describe(unknown.state))")
+    print("Promesse de la deuxième gare : \(describe(unknown.state))")
 
     let silent = Promise<Int>()
     do {

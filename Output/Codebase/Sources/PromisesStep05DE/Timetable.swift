@@ -26,7 +26,7 @@ public enum TimetableError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Eine laufende Anfrage. Nach `cancel()` schickt der Server keine Antwort mehr.
+/// Eine laufende Anfrage. Nach `cancel()` fängt der Server nicht mehr an zu antworten.
 public final class Request: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false

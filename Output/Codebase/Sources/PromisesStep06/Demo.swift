@@ -23,16 +23,16 @@ public func demo(locale: Locale) async throws {
     let count = download.then { departures in departures.count }
 
     first.cancel()
-    print("Po anulowaniu pierwszego odjazdu:")
-    print("  pobieranie: \(describe(download.state))")
-    print("  pierwszy odjazd: \(describe(first.state))")
-    print("  numer pociągu: \(describe(train.state))")
-    print("  liczba odjazdów: \(describe(count.state))")
+    print("Po anulowaniu obietnicy pierwszego odjazdu:")
+    print("  obietnica pobierania: \(describe(download.state))")
+    print("  obietnica pierwszego odjazdu: \(describe(first.state))")
+    print("  obietnica numeru pociągu: \(describe(train.state))")
+    print("  obietnica liczby odjazdów: \(describe(count.state))")
 
     download.cancel()
     download.cancel()
     try await stopped.value
     print("Po anulowaniu pobierania:")
-    print("  pobieranie: \(describe(download.state))")
-    print("  liczba odjazdów: \(describe(count.state))")
+    print("  obietnica pobierania: \(describe(download.state))")
+    print("  obietnica liczby odjazdów: \(describe(count.state))")
 }

@@ -23,7 +23,7 @@ public func demo(locale: Locale) async throws {
     let count = download.then { departures in departures.count }
 
     first.cancel()
-    print("Nach dem Abbruch der ersten Abfahrt:")
+    print("Nach dem Abbruch des Promise der ersten Abfahrt:")
     print("  Download: \(describe(download.state))")
     print("  erste Abfahrt: \(describe(first.state))")
     print("  Zugnummer: \(describe(train.state))")

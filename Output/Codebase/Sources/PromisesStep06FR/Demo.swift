@@ -23,16 +23,16 @@ public func demo(locale: Locale) async throws {
     let count = download.then { departures in departures.count }
 
     first.cancel()
-    print("Après l’annulation du premier départ :")
-    print("  récupération des départs : \(describe(download.state))")
-    print("  sélection du premier : \(describe(first.state))")
-    print("  lecture du numéro de train : \(describe(train.state))")
-    print("  nombre de départs : \(describe(count.state))")
+    print("Après l’annulation de la promesse du premier départ :")
+    print("  promesse de la récupération : \(describe(download.state))")
+    print("  promesse du premier départ : \(describe(first.state))")
+    print("  promesse du numéro de train : \(describe(train.state))")
+    print("  promesse du nombre de départs : \(describe(count.state))")
 
     download.cancel()
     download.cancel()
     try await stopped.value
     print("Après l’annulation de la récupération :")
-    print("  récupération des départs : \(describe(download.state))")
-    print("  nombre de départs : \(describe(count.state))")
+    print("  promesse de la récupération : \(describe(download.state))")
+    print("  promesse du nombre de départs : \(describe(count.state))")
 }

@@ -2,6 +2,12 @@
 
 import Foundation
 
+/// Un acteur dans lequel des handlers rassemblent les retards signalés.
+actor DelayReports {
+    var count = 0
+    var largest: (train: String, delay: Duration)?
+}
+
 public func demo(locale: Locale) async throws {
     let service = TimetableService()
     let station = try await service.station(named: "Kraków Główny").value
@@ -15,6 +21,20 @@ public func demo(locale: Locale) async throws {
         return sum
     }
     print("Retard cumulé : \(try await total.value.minutes(locale: locale))")
+
+    let reports = DelayReports()
+    let trains = try await service.departures(from: station).value.map(\.train)
+    let reported = trains.map { train in
+        service.delay(of: train).then(on: reports) { reports, delay in
+            reports.count += 1
+            if delay > reports.largest?.delay ?? .zero { reports.largest = (train, delay) }
+        }
+    }
+    _ = try await Promise.all(reported).value
+    if let (train, delay) = await reports.largest {
+        let count = await reports.count
+        print("Plus grand des \(count) retards : \(train), \(delay.minutes(locale: locale))")
+    }
 
     let never = Promise<Int>()
     let waiting = Task { try await never.value }

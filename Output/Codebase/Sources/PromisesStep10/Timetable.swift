@@ -26,7 +26,7 @@ public enum TimetableError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Zapytanie w toku. Po `cancel()` serwer nie wyśle już odpowiedzi.
+/// Zapytanie w toku. Po `cancel()` serwer nie zacznie już odpowiadać.
 public final class Request: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false

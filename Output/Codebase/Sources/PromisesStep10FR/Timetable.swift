@@ -26,7 +26,7 @@ public enum TimetableError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Une requête en cours. Après `cancel()`, le serveur n’envoie plus de réponse.
+/// Une requête en cours. Après `cancel()`, le serveur ne commence plus à répondre.
 public final class Request: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false

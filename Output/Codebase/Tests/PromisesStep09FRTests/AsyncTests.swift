@@ -16,6 +16,36 @@ private actor Board {
     func append(_ line: String) { lines.append(line) }
 }
 
+/// A serial executor on a queue of its own: the actor's jobs run on a Dispatch thread, so a
+/// job that waits at a gate keeps the actor busy without blocking a thread of Swift's
+/// cooperative pool (which has only as many threads as the machine has cores).
+private final class QueueExecutor: SerialExecutor {
+    private let queue = DispatchQueue(label: "test.gatehouse")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedSerialExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+}
+
+private actor Gatehouse {
+    private let executor = QueueExecutor()
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    var log: [String] = []
+
+    /// Keeps the actor busy until `gate` opens.
+    func hold(entered: Promise<Void>, gate: DispatchSemaphore) {
+        entered.fulfill(())
+        gate.wait()
+        log.append("hold ends")
+    }
+}
+
 @Suite struct AsyncTests {
     @Test func awaitingAFulfilledPromise() async throws {
         let promise = Promise<Int>()
@@ -145,6 +175,26 @@ private actor Board {
         }
         #expect(try count.settled() == 1)
         #expect(await board.lines == ["IC 3510"])
+    }
+
+    @Test func aHandlerOnABusyActorWaitsUntilTheActorIsFree() async throws {
+        let gatehouse = Gatehouse()
+        let entered = Promise<Void>()
+        let gate = DispatchSemaphore(value: 0)
+        let holder = Task { await gatehouse.hold(entered: entered, gate: gate) }
+        try await entered.value  // the actor is busy from now until the gate opens
+        let log = Promise(value: "IC 3510").then(on: gatehouse) { gatehouse, train in
+            gatehouse.log.append("handler \(train)")
+            return gatehouse.log
+        }
+        // Jobs on `.promises` run in order: once this one has run, the handler's job has
+        // started its Task, and the Task waits for the actor.
+        try await Promise(value: 0).then { _ in }.value
+        #expect(log.isPending)
+        gate.signal()
+        await holder.value
+        // The handler ran after the job that held the actor, and saw what that job did.
+        #expect(try await log.value == ["hold ends", "handler IC 3510"])
     }
 
     @Test func aRejectionSkipsAHandlerOnAnActor() async throws {
