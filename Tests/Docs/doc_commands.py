@@ -154,6 +154,11 @@ COMMANDS = {
         "commit's tool built from nothing); docs/ci-and-teams.md has its table",
     ),
     "Scripts/benchmark-no-change 4": ("not run", "the same benchmark at 300 step targets only; see above"),
+    "Scripts/benchmark-ablation-promises": (
+        "not run",
+        "a benchmark: three release builds of promises' benchmark and ten runs of each; docs/measurements.md has"
+        " its table",
+    ),
 }
 
 
