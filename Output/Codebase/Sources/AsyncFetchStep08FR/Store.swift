@@ -120,7 +120,7 @@ public final class Store: Sendable {
                 throw error
             }
             // On ne vérifie qu’après le commit s’il y a des écouteurs : même un écouteur inscrit pendant le
-            // remplissage reçoit chaque nouvelle ligne. Les lignes d’une transaction ont des ID consécutifs.
+            // remplissage reçoit chaque nouvelle ligne. Les lignes d’une transaction ont des identifiants consécutifs.
             guard !observers.withLock({ $0.isEmpty }) else { return }
             post(
                 (1...count).map { number in

@@ -214,4 +214,38 @@ private final class Changes: @unchecked Sendable {
         #expect(stored.count == 2_005)
         #expect(changes.values == stored.dropFirst(5).map { .inserted($0) })
     }
+
+    @Test func aChangeThatFailsReachesNoListener() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Store.create(at: folder.file("todo.sqlite"))
+        try store.populate(count: 3)
+        // Trigger lassen jede Änderung in SQLite scheitern, nachdem der Store sie abgeschickt hat.
+        let events = ["INSERT", "UPDATE", "DELETE"]
+        try store.connection.withLock {
+            for event in events {
+                try store.connection.execute(
+                    "CREATE TRIGGER stop_\(event) BEFORE \(event) ON items BEGIN SELECT RAISE(ABORT, 'stop'); END")
+            }
+        }
+        let changes = Changes()
+        let observation = store.observe { changes.append($0) }
+        #expect(throws: StoreError.self) { try store.setDone(true, id: 1) }
+        #expect(throws: StoreError.self) { try store.delete(id: 2) }
+        #expect(throws: StoreError.self) { try store.insert(name: "Neu", createdAt: .now) }
+        #expect(throws: StoreError.self) { try store.populate(count: 5) }
+        #expect(changes.values.isEmpty)
+
+        // Ohne die Trigger kommt die nächste Änderung an, und nur sie. Hätte ein gescheiterter
+        // Aufruf eine Nachricht im Postausgang hinterlassen, käme sie spätestens jetzt mit.
+        try store.connection.withLock {
+            for event in events {
+                try store.connection.execute("DROP TRIGGER stop_\(event)")
+            }
+        }
+        try store.setDone(true, id: 1)
+        withExtendedLifetime(observation) {}
+        #expect(changes.values == [.doneChanged(id: 1, done: true)])
+        #expect(try store.count() == 3)
+    }
 }
