@@ -103,7 +103,8 @@ public final class Dynamic<Value: Sendable>: Sendable {
             return (entry, mustDeliver)
         }
         if mustDeliver { drain() }
-        return BindingToken { [weak self] in self?.remove([entry.id]) }
+        let id = entry.id
+        return BindingToken { [weak self] in self?.remove([id]) }
     }
 
     private func drain() {

@@ -18,6 +18,8 @@ private final class TokenSlot: @unchecked Sendable {
     var token: BindingToken?
 }
 
+private final class Captured: Sendable {}
+
 @Suite struct ManyListenersTests {
     @Test func everyListenerIsNotifiedInOrder() {
         let box = Dynamic(0)
@@ -62,6 +64,27 @@ private final class TokenSlot: @unchecked Sendable {
         #expect(weakBox == nil)
         token.cancel()
         token.cancel()
+    }
+
+    // The listener holds its own token; the token may not hold the listener in return, or the
+    // two keep each other, and everything the listener captures, alive once the box is gone.
+    // It runs from this step on, because steps 6, 7, 8, 9 and 10 each build the token anew.
+    @Test func aListenerHoldingItsOwnTokenIsFreedWithItsBoxWithoutCancel() {
+        weak var watched: Captured?
+        let seen = Recorder<Int>()
+        do {
+            let box = Dynamic(0)
+            let captured = Captured()
+            watched = captured
+            let mine = TokenSlot()
+            mine.token = box.bind { value in
+                withExtendedLifetime((captured, mine)) { seen.record(value) }
+            }
+            box.value = 1
+        }
+
+        #expect(seen.values == [1])
+        #expect(watched == nil)
     }
 
     @Test func aListenerMayCancelItselfWhileBeingNotified() {

@@ -32,29 +32,7 @@ private final class Flag: @unchecked Sendable {
     var isRaised: Bool { lock.withLock { raised } }
 }
 
-private final class Captured: Sendable {}
-
 @Suite struct CancellationTests {
-    // The listener holds its own token; the token may not hold the listener in return, or the
-    // two keep each other, and everything the listener captures, alive once the box is gone.
-    @Test func aListenerHoldingItsOwnTokenIsFreedWithItsBoxWithoutCancel() {
-        weak var watched: Captured?
-        let seen = Recorder<Int>()
-        do {
-            let box = Dynamic(0)
-            let captured = Captured()
-            watched = captured
-            let mine = TokenSlot()
-            mine.token = box.bind { value in
-                withExtendedLifetime((captured, mine)) { seen.record(value) }
-            }
-            box.value = 1
-        }
-
-        #expect(seen.values == [1])
-        #expect(watched == nil)
-    }
-
     @Test func aListenerCancelledByAnotherOfTheSameRoundIsNotCalled() {
         let box = Dynamic(0)
         let victim = TokenSlot()
