@@ -32,14 +32,15 @@ struct Handlers {
         if first == nil { first = handler } else { more.append(handler) }
     }
 
-    /// Usuwa zlecenie dziecka `child`; kolejność pozostałych się nie zmienia.
+    /// Usuwa zlecenie dziecka `child` i je zwraca; kolejność pozostałych się nie zmienia.
     @inlinable
-    mutating func remove(child: ObjectIdentifier) {
+    mutating func remove(child: ObjectIdentifier) -> Handler? {
         if first?.child == child {
-            first = more.isEmpty ? nil : more.removeFirst()
-        } else if let index = more.firstIndex(where: { $0.child == child }) {
-            more.remove(at: index)
+            defer { first = more.isEmpty ? nil : more.removeFirst() }
+            return first
         }
+        guard let index = more.firstIndex(where: { $0.child == child }) else { return nil }
+        return more.remove(at: index)
     }
 
     @inlinable

@@ -18,8 +18,8 @@ public enum PromiseError: Error, Equatable, Sendable {
 
 public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
-    // Tych pól dotykamy tylko pod `lock` (albo zanim obietnica trafi do innych wątków): dostęp jest
-    // wyłączny i bez tego, więc rezygnujemy z jego kontroli w czasie działania.
+    // Tych pól dotykamy tylko pod `lock` (albo zanim obietnica trafi do innych wątków), a dostępy
+    // do nich się nie nakładają: rezygnujemy z ich kontroli w czasie działania.
     @usableFromInline @exclusivity(unchecked) var result: Result<Value, any Error>?
     @usableFromInline @exclusivity(unchecked) var waiters: [DispatchSemaphore] = []
     @usableFromInline @exclusivity(unchecked) var handlers = Handlers()
@@ -89,8 +89,8 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func settle(_ outcome: Result<Value, any Error>) {
-        lock.withLock {
-            guard result == nil else { return }
+        let dropped: Handlers? = lock.withLock {
+            guard result == nil else { return nil }
             result = outcome
             for waiter in waiters { waiter.signal() }
             waiters = []
@@ -99,11 +99,16 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
             if case .failure(PromiseError.cancelled) = outcome {
                 cancelHandlers.forEach { Scheduler.schedule($0, owner: self) }
             }
+            let dropped = cancelHandlers
             cancelHandlers = Handlers()
             // Rozstrzygnięte dziecko – w jakikolwiek sposób i w dowolnej chwili – wypisuje się z listy
             // rodzica, jeszcze pod własną blokadą: znikający rodzic czeka na nią w deinit.
             parent?.forget(self)
+            return dropped
         }
+        // Handlery anulowania zwalniamy dopiero za blokadą, jak zlecenie w `forget` (zaplanowane
+        // mają swoje kopie).
+        withExtendedLifetime(dropped) {}
     }
 
     /// Blokuje do rozstrzygnięcia obietnicy: do testów i dem, nigdy do prawdziwego kodu.
@@ -162,11 +167,13 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func forget(_ child: any CancellableNode) {
-        // Zlecenie dla dziecka, które już nie czeka, też nie jest potrzebne.
-        lock.withLock {
+        // Zlecenie dla dziecka, które już nie czeka, też nie jest potrzebne. Zwalniamy je dopiero za
+        // blokadą: mogło trzymać ostatnią referencję do obietnicy, której deinit sięgnie po tę blokadę.
+        let dropped = lock.withLock {
             children.remove(child)
-            handlers.remove(child: ObjectIdentifier(child))
+            return handlers.remove(child: ObjectIdentifier(child))
         }
+        withExtendedLifetime(dropped) {}
     }
 
     public func cancel() {

@@ -32,14 +32,15 @@ struct Handlers {
         if first == nil { first = handler } else { more.append(handler) }
     }
 
-    /// Entfernt den Job des Kindes `child`; die Reihenfolge der übrigen bleibt.
+    /// Entfernt den Job des Kindes `child` und gibt ihn zurück; die Reihenfolge der übrigen bleibt.
     @inlinable
-    mutating func remove(child: ObjectIdentifier) {
+    mutating func remove(child: ObjectIdentifier) -> Handler? {
         if first?.child == child {
-            first = more.isEmpty ? nil : more.removeFirst()
-        } else if let index = more.firstIndex(where: { $0.child == child }) {
-            more.remove(at: index)
+            defer { first = more.isEmpty ? nil : more.removeFirst() }
+            return first
         }
+        guard let index = more.firstIndex(where: { $0.child == child }) else { return nil }
+        return more.remove(at: index)
     }
 
     @inlinable

@@ -18,8 +18,8 @@ public enum PromiseError: Error, Equatable, Sendable {
 
 public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
-    // Diese Felder berühren wir nur unter `lock` (oder bevor andere Threads das Promise sehen): Der
-    // Zugriff ist ohnehin exklusiv, daher verzichten wir auf seine Prüfung zur Laufzeit.
+    // Diese Felder berühren wir nur unter `lock` (oder bevor andere Threads das Promise sehen), und die
+    // Zugriffe darauf überschneiden sich nicht: Wir verzichten auf ihre Prüfung zur Laufzeit.
     @usableFromInline @exclusivity(unchecked) var result: Result<Value, any Error>?
     @usableFromInline @exclusivity(unchecked) var waiters: [DispatchSemaphore] = []
     @usableFromInline @exclusivity(unchecked) var handlers = Handlers()
@@ -89,8 +89,8 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func settle(_ outcome: Result<Value, any Error>) {
-        lock.withLock {
-            guard result == nil else { return }
+        let dropped: Handlers? = lock.withLock {
+            guard result == nil else { return nil }
             result = outcome
             for waiter in waiters { waiter.signal() }
             waiters = []
@@ -99,11 +99,16 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
             if case .failure(PromiseError.cancelled) = outcome {
                 cancelHandlers.forEach { Scheduler.schedule($0, owner: self) }
             }
+            let dropped = cancelHandlers
             cancelHandlers = Handlers()
             // Ein abgeschlossenes Kind trägt sich aus der Liste des Eltern-Promise aus, wie und wann auch
             // immer, noch unter seiner eigenen Sperre: Ein verschwindendes Eltern-Promise wartet im deinit darauf.
             parent?.forget(self)
+            return dropped
         }
+        // Die Abbruch-Handler werden erst nach der Sperre freigegeben, wie der Job in `forget`
+        // (eingeplante haben ihre Kopien).
+        withExtendedLifetime(dropped) {}
     }
 
     /// Blockiert, bis das Promise abgeschlossen ist: für Tests und Demos, nie für echten Code.
@@ -162,11 +167,14 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func forget(_ child: any CancellableNode) {
-        // Den Job für ein Kind, das nicht mehr wartet, braucht es auch nicht mehr.
-        lock.withLock {
+        // Den Job für ein Kind, das nicht mehr wartet, braucht es auch nicht mehr. Freigegeben wird er
+        // erst nach der Sperre: Er könnte die letzte Referenz auf ein Promise halten, dessen deinit diese
+        // Sperre nimmt.
+        let dropped = lock.withLock {
             children.remove(child)
-            handlers.remove(child: ObjectIdentifier(child))
+            return handlers.remove(child: ObjectIdentifier(child))
         }
+        withExtendedLifetime(dropped) {}
     }
 
     public func cancel() {

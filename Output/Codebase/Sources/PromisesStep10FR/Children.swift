@@ -32,7 +32,7 @@ extension Promise: CancellableNode {
     }
 }
 
-/// Les enfants qui peuvent encore être en attente : un en ligne, les autres par identité.
+/// Les enfants qui peuvent encore être en attente : un dans la structure même, les autres par identité.
 @usableFromInline
 struct Children {
     @usableFromInline var first: (any CancellableNode)?

@@ -18,7 +18,7 @@ struct Handler: Sendable {
     }
 }
 
-/// La plupart des promesses n’ont qu’un handler : il est gardé en ligne, les autres en tableau.
+/// La plupart des promesses n’ont qu’un handler : il est gardé dans la structure même, les autres en tableau.
 @usableFromInline
 struct Handlers {
     @usableFromInline var first: Handler?
@@ -32,14 +32,15 @@ struct Handlers {
         if first == nil { first = handler } else { more.append(handler) }
     }
 
-    /// Retire le job de l’enfant `child` ; l’ordre des autres ne change pas.
+    /// Retire le job de l’enfant `child` et le renvoie ; l’ordre des autres ne change pas.
     @inlinable
-    mutating func remove(child: ObjectIdentifier) {
+    mutating func remove(child: ObjectIdentifier) -> Handler? {
         if first?.child == child {
-            first = more.isEmpty ? nil : more.removeFirst()
-        } else if let index = more.firstIndex(where: { $0.child == child }) {
-            more.remove(at: index)
+            defer { first = more.isEmpty ? nil : more.removeFirst() }
+            return first
         }
+        guard let index = more.firstIndex(where: { $0.child == child }) else { return nil }
+        return more.remove(at: index)
     }
 
     @inlinable

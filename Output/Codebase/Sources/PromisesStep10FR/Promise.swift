@@ -18,8 +18,8 @@ public enum PromiseError: Error, Equatable, Sendable {
 
 public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
-    // Ces champs ne sont touchés que sous `lock` (ou avant que d’autres threads voient la promesse) :
-    // l’accès est déjà exclusif, nous renonçons donc à sa vérification à l’exécution.
+    // Ces champs ne sont touchés que sous `lock` (ou avant que d’autres threads voient la promesse), et
+    // leurs accès ne se chevauchent pas : nous renonçons à leur vérification à l’exécution.
     @usableFromInline @exclusivity(unchecked) var result: Result<Value, any Error>?
     @usableFromInline @exclusivity(unchecked) var waiters: [DispatchSemaphore] = []
     @usableFromInline @exclusivity(unchecked) var handlers = Handlers()
@@ -89,8 +89,8 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func settle(_ outcome: Result<Value, any Error>) {
-        lock.withLock {
-            guard result == nil else { return }
+        let dropped: Handlers? = lock.withLock {
+            guard result == nil else { return nil }
             result = outcome
             for waiter in waiters { waiter.signal() }
             waiters = []
@@ -99,11 +99,16 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
             if case .failure(PromiseError.cancelled) = outcome {
                 cancelHandlers.forEach { Scheduler.schedule($0, owner: self) }
             }
+            let dropped = cancelHandlers
             cancelHandlers = Handlers()
             // Un enfant acquitté se retire de la liste de son parent, peu importe comment et quand, encore
             // sous son propre verrou : un parent en train de disparaître l’attend dans son deinit.
             parent?.forget(self)
+            return dropped
         }
+        // Les handlers d’annulation ne sont libérés qu’après le verrou, comme le job dans `forget`
+        // (ceux qui sont planifiés ont leur copie).
+        withExtendedLifetime(dropped) {}
     }
 
     /// Bloque jusqu’à l’acquittement de la promesse : pour les tests et démos, jamais en production.
@@ -162,11 +167,13 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func forget(_ child: any CancellableNode) {
-        // Le job d’un enfant qui n’attend plus n’est plus utile non plus.
-        lock.withLock {
+        // Le job d’un enfant qui n’attend plus n’est plus utile non plus. Il n’est libéré qu’après le
+        // verrou : il pouvait détenir la dernière référence à une promesse dont le deinit prend ce verrou.
+        let dropped = lock.withLock {
             children.remove(child)
-            handlers.remove(child: ObjectIdentifier(child))
+            return handlers.remove(child: ObjectIdentifier(child))
         }
+        withExtendedLifetime(dropped) {}
     }
 
     public func cancel() {

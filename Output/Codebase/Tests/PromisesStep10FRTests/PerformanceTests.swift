@@ -173,3 +173,55 @@ private func isLinked(_ child: Promise<Int>) -> Bool {
         }
     }
 }
+
+/// Releasing a handler can free an ancestor, whose deinit takes a lock: nothing is released under a
+/// promise's lock that could free its parent (step 10). A hang is reported after 10 s; a working
+/// settle signals at once.
+@Suite struct ReleaseOutsideTheLockTests {
+    @Test func unlinkingAChildThatHoldsTheLastReferenceToAnAncestorDoesNotDeadlock() {
+        let leaf: Promise<Int>
+        do {
+            let root = Promise<Int>()
+            let middle = root.then { $0 }
+            // The leaf's handler holds the last reference to root; middle is held only by root.
+            leaf = middle.then { _ in withExtendedLifetime(root) { 0 } }
+        }
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            leaf.cancel()
+            done.signal()
+        }
+        // Waits only for a cancel that hangs; a working cancel signals at once.
+        guard done.wait(timeout: .now() + 10) == .success else {
+            Issue.record("cancel() never returned: a lock taken twice on one thread")
+            return
+        }
+        guard case .cancelled = leaf.state else {
+            Issue.record("the leaf is not cancelled: \(leaf.state)")
+            return
+        }
+    }
+
+    @Test func aDroppedCancelHandlerHoldingTheLastReferenceToTheParentDoesNotDeadlock() {
+        let child: Promise<Int>
+        do {
+            let parent = Promise<Int>()
+            child = parent.then { $0 + 1 }
+            // Only this cancel handler holds the parent; fulfilling the child drops it.
+            child.onCancel { withExtendedLifetime(parent) {} }
+        }
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            child.fulfill(1)
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 10) == .success else {
+            Issue.record("fulfill(_:) never returned: a lock taken twice on one thread")
+            return
+        }
+        guard case .fulfilled(1) = child.state else {
+            Issue.record("the child is not fulfilled with 1: \(child.state)")
+            return
+        }
+    }
+}
