@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
 
-// Misst die öffentliche API gegen dieselbe Arbeit in roher C-API von SQLite, im selben Lauf:
+// Misst die öffentliche API gegen dieselbe Arbeit direkt über die C-API von SQLite, im selben Lauf:
 //     swift run -c release --package-path Output/Codebase async-fetch-benchmark
 // Erst eine Aufwärmrunde, dann `rounds` Runden, in denen unsere Fassung und die rohe einander
 // abwechseln. Jede Zeile gibt Median und Spanne (Minimum–Maximum) aus; über ein Ziel entscheidet

@@ -60,7 +60,7 @@ public final class Store: Sendable {
             insert.bind(done, at: 3)
             try insert.run()
             let id = sqlite3_last_insert_rowid(connection.handle)
-            // Tak, jak odczyta je zapytanie: data przechodzi w obie strony jako Double.
+            // Tak, jak zapytanie odczyta to zadanie: data przechodzi w obie strony jako Double.
             let item = Item(
                 id: id, name: name, createdAt: Date(timeIntervalSince1970: seconds), done: done)
             post([.inserted(item)])
