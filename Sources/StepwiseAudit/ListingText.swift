@@ -18,6 +18,9 @@ public struct ListingText: Sendable, Hashable {
         public var line: Int
         /// The UTF-8 offset in that line's code where `text` starts.
         public var utf8Start: Int
+        /// For a string's segment, which of the listing's string literals it belongs to (0 for the
+        /// first, in order); a multi-line literal has one segment per line. Nil for a comment.
+        public var literal: Int? = nil
     }
 
     /// The pieces in source order.
@@ -26,7 +29,7 @@ public struct ListingText: Sendable, Hashable {
     /// Reads the comments and string literals of `listing`, or takes them from `memo`.
     public init(_ listing: Listing, memo: ParseMemo? = nil) {
         if let memo {
-            self.init(pieces: memo.value("listing-text", for: listing.code) { Self.pieces(of: listing, memo: memo) })
+            self.init(pieces: memo.value("listing-text-2", for: listing.code) { Self.pieces(of: listing, memo: memo) })
         } else {
             self.init(pieces: Self.pieces(of: listing, memo: nil))
         }
@@ -42,10 +45,21 @@ public struct ListingText: Sendable, Hashable {
         let tree = ListingSyntax.tree(code, memo: memo)
         let converter = SourceLocationConverter(fileName: "listing.swift", tree: tree)
         var pieces: [Span] = []
-        func add(_ kind: Span.Kind, _ text: Substring, at position: AbsolutePosition) {
+        var literals: [SyntaxIdentifier: Int] = [:]
+        func add(_ kind: Span.Kind, _ text: Substring, at position: AbsolutePosition, literal: Int? = nil) {
             let location = converter.location(for: position)
             pieces.append(
-                Span(kind: kind, text: String(text), line: location.line - 1, utf8Start: location.column - 1))
+                Span(
+                    kind: kind, text: String(text), line: location.line - 1, utf8Start: location.column - 1,
+                    literal: literal))
+        }
+        func literal(of token: TokenSyntax) -> Int? {
+            guard let expression = token.ancestorOrSelf(mapping: { $0.as(StringLiteralExprSyntax.self) }) else {
+                return nil
+            }
+            if let number = literals[expression.id] { return number }
+            literals[expression.id] = literals.count
+            return literals.count - 1
         }
         for token in tree.tokens(viewMode: .sourceAccurate) {
             var position = token.position
@@ -56,7 +70,9 @@ public struct ListingText: Sendable, Hashable {
                 position += piece.sourceLength
             }
             if TranslatableText.isStringText(token), !token.text.isEmpty {
-                add(.string, Substring(token.text), at: token.positionAfterSkippingLeadingTrivia)
+                add(
+                    .string, Substring(token.text), at: token.positionAfterSkippingLeadingTrivia,
+                    literal: literal(of: token))
             }
             position = token.endPositionBeforeTrailingTrivia
             for piece in token.trailingTrivia {

@@ -21,13 +21,16 @@ enum ExportedSegment {
     }
 
     /// A listing's comments and strings, and the translation's (nil when it is missing, a copy, or its
-    /// comments and strings do not line up with the source's).
+    /// comments and strings do not line up with the source's: the same kinds in the same order, and
+    /// each string literal split into as many lines, so that a literal with one line more, such as a
+    /// plural form the source's language does not have, never shifts the pieces after it).
     static func listing(_ aligned: TranslationAudit.AlignedSegment, source listing: Listing, memo: ParseMemo?) -> (
         source: [ListingText.Span], translation: [ListingText.Span]?
     ) {
         let pieces = ListingText(listing, memo: memo).pieces
         let translated = aligned.translation?.listing.map { ListingText($0, memo: memo).pieces }
-        let lined = !aligned.status.state.isTranslated || translated?.map(\.kind) != pieces.map(\.kind)
+        let shape = { (pieces: [ListingText.Span]) in pieces.map { "\($0.kind)\($0.literal ?? -1)" } }
+        let lined = !aligned.status.state.isTranslated || translated.map(shape) != shape(pieces)
         return (pieces, lined ? nil : translated)
     }
 

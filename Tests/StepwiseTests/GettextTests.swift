@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import StepwiseAudit
 @testable import StepwiseModel
 @testable import StepwiseTranslationTools
 
@@ -9,6 +10,29 @@ import Testing
 @Suite("gettext PO", .serialized)
 struct GettextTests {
     // MARK: The format
+
+    @Test func eachLineOfAStringLiteralKnowsItsLiteralSoATranslationWithAnExtraLineIsNotPairedLineByLine() {
+        func pieces(_ code: String) -> [ListingText.Span] {
+            let location = SourceLocation(file: "t.xml", line: 1, column: 1)
+            let lines = code.split(separator: "\n", omittingEmptySubsequences: false).map {
+                CodeLine(code: String($0), isHidden: false, location: location)
+            }
+            return ListingText(
+                Listing(id: "demo", kind: .source, file: "Demo.swift", region: nil, location: location, lines: lines)
+            ).pieces
+        }
+        // The source's plural text has two lines; French needs a third (`many`), then both go on alike.
+        let source = pieces("let caption = \"\"\"\n    one: Zeile\n    other: Zeilen\n    \"\"\"\nprint(\"Fertig\")")
+        let french = pieces(
+            "let caption = \"\"\"\n    one: ligne\n    many: de lignes\n    other: lignes\n    \"\"\"\nprint(\"Terminé\")"
+        )
+        #expect(source.map(\.literal) == [0, 0, 1])
+        #expect(french.map(\.literal) == [0, 0, 0, 1])
+        // Three string pieces each: the kinds alone would pair them, the literals do not.
+        let oneLiteral = pieces("let caption = \"\"\"\n    one: a\n    many: b\n    other: c\n    \"\"\"")
+        #expect(oneLiteral.map(\.kind) == source.map(\.kind))
+        #expect(oneLiteral.map(\.literal) != source.map(\.literal))
+    }
 
     @Test func theWriterEscapesLikeCAndWrapsAfterEachNewlineAndTheReaderReadsItBack() throws {
         var entry = GettextCatalog.Entry(
