@@ -9,8 +9,8 @@ protocol CancellableNode: AnyObject, Sendable {
     func currentChildren() -> [any CancellableNode]
     /// Rozstrzyga węzeł jako anulowany, jeśli jeszcze oczekuje.
     func settleCancelled()
-    /// Zapomina o dziecku, które zostało rozstrzygnięte.
-    func forget(_ child: any CancellableNode)
+    /// Zapomina o dziecku, które zostało rozstrzygnięte; zwraca jego zlecenie, do zwolnienia poza blokadami.
+    func forget(_ child: any CancellableNode) -> Handler?
     /// Zapomina o rodzicu, którego za chwilę nie będzie.
     func forgetParent()
 }

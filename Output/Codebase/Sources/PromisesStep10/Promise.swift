@@ -89,7 +89,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func settle(_ outcome: Result<Value, any Error>) {
-        let dropped: Handlers? = lock.withLock {
+        let dropped: (Handlers, Handler?)? = lock.withLock {
             guard result == nil else { return nil }
             result = outcome
             for waiter in waiters { waiter.signal() }
@@ -103,11 +103,11 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
             cancelHandlers = Handlers()
             // Rozstrzygnięte dziecko – w jakikolwiek sposób i w dowolnej chwili – wypisuje się z listy
             // rodzica, jeszcze pod własną blokadą: znikający rodzic czeka na nią w deinit.
-            parent?.forget(self)
-            return dropped
+            return (dropped, parent?.forget(self))
         }
-        // Handlery anulowania zwalniamy dopiero za blokadą, jak zlecenie w `forget` (zaplanowane
-        // mają swoje kopie).
+        // Porzucone handlery anulowania i zlecenie, które rodzic oddał z `forget`, puszczamy dopiero za
+        // blokadą: mogą trzymać ostatnią referencję do obiektu, którego deinit sięga po blokady
+        // (zaplanowane handlery mają swoje kopie).
         withExtendedLifetime(dropped) {}
     }
 
@@ -166,14 +166,14 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
     }
 
     @inlinable
-    func forget(_ child: any CancellableNode) {
-        // Zlecenie dla dziecka, które już nie czeka, też nie jest potrzebne. Zwalniamy je dopiero za
-        // blokadą: mogło trzymać ostatnią referencję do obietnicy, której deinit sięgnie po tę blokadę.
-        let dropped = lock.withLock {
+    func forget(_ child: any CancellableNode) -> Handler? {
+        // Zlecenie dla dziecka, które już nie czeka, też nie jest potrzebne. Oddajemy je wołającemu:
+        // puści je dopiero za wszystkimi blokadami, bo mogło trzymać ostatnią referencję do obiektu,
+        // którego deinit sięga po blokady.
+        lock.withLock {
             children.remove(child)
             return handlers.remove(child: ObjectIdentifier(child))
         }
-        withExtendedLifetime(dropped) {}
     }
 
     public func cancel() {

@@ -32,7 +32,7 @@ extension Promise {
         if !isPending { next.cancel() }  // anulowana w trakcie pracy handlera
         next.runWhenSettled(on: queue) { [unowned next] in
             self.settle(next.outcome)
-            self.forget(next)
+            _ = self.forget(next)
         }
     }
 

@@ -9,8 +9,8 @@ protocol CancellableNode: AnyObject, Sendable {
     func currentChildren() -> [any CancellableNode]
     /// Bricht den Knoten ab, falls er noch aussteht.
     func settleCancelled()
-    /// Vergisst ein Kind, das abgeschlossen wurde.
-    func forget(_ child: any CancellableNode)
+    /// Vergisst ein Kind, das abgeschlossen wurde; gibt dessen Job zurück, freizugeben außerhalb aller Sperren.
+    func forget(_ child: any CancellableNode) -> Handler?
     /// Vergisst das Eltern-Promise, das gleich verschwindet.
     func forgetParent()
 }

@@ -89,7 +89,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func settle(_ outcome: Result<Value, any Error>) {
-        let dropped: Handlers? = lock.withLock {
+        let dropped: (Handlers, Handler?)? = lock.withLock {
             guard result == nil else { return nil }
             result = outcome
             for waiter in waiters { waiter.signal() }
@@ -103,11 +103,11 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
             cancelHandlers = Handlers()
             // Ein abgeschlossenes Kind trägt sich aus der Liste des Eltern-Promise aus, wie und wann auch
             // immer, noch unter seiner eigenen Sperre: Ein verschwindendes Eltern-Promise wartet im deinit darauf.
-            parent?.forget(self)
-            return dropped
+            return (dropped, parent?.forget(self))
         }
-        // Die Abbruch-Handler werden erst nach der Sperre freigegeben, wie der Job in `forget`
-        // (eingeplante haben ihre Kopien).
+        // Die verworfenen Abbruch-Handler und den Job, den das Elternteil aus `forget` zurückgibt, lassen wir
+        // erst nach der Sperre los: Sie könnten die letzte Referenz auf ein Objekt halten, dessen deinit
+        // Sperren nimmt (eingeplante Handler haben ihre Kopien).
         withExtendedLifetime(dropped) {}
     }
 
@@ -166,15 +166,14 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
     }
 
     @inlinable
-    func forget(_ child: any CancellableNode) {
-        // Den Job für ein Kind, das nicht mehr wartet, braucht es auch nicht mehr. Freigegeben wird er
-        // erst nach der Sperre: Er könnte die letzte Referenz auf ein Promise halten, dessen deinit diese
-        // Sperre nimmt.
-        let dropped = lock.withLock {
+    func forget(_ child: any CancellableNode) -> Handler? {
+        // Den Job für ein Kind, das nicht mehr wartet, braucht es auch nicht mehr. Wir geben ihn dem Aufrufer
+        // zurück, der ihn erst nach allen Sperren loslässt: Er könnte die letzte Referenz auf ein Objekt
+        // halten, dessen deinit Sperren nimmt.
+        lock.withLock {
             children.remove(child)
             return handlers.remove(child: ObjectIdentifier(child))
         }
-        withExtendedLifetime(dropped) {}
     }
 
     public func cancel() {

@@ -9,8 +9,8 @@ protocol CancellableNode: AnyObject, Sendable {
     func currentChildren() -> [any CancellableNode]
     /// Annule le nœud s’il est encore en attente.
     func settleCancelled()
-    /// Oublie un enfant qui a été acquitté.
-    func forget(_ child: any CancellableNode)
+    /// Oublie un enfant qui a été acquitté ; rend son job, à libérer hors de tout verrou.
+    func forget(_ child: any CancellableNode) -> Handler?
     /// Oublie le parent, qui est sur le point de disparaître.
     func forgetParent()
 }

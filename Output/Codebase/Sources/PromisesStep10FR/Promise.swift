@@ -89,7 +89,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func settle(_ outcome: Result<Value, any Error>) {
-        let dropped: Handlers? = lock.withLock {
+        let dropped: (Handlers, Handler?)? = lock.withLock {
             guard result == nil else { return nil }
             result = outcome
             for waiter in waiters { waiter.signal() }
@@ -103,11 +103,11 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
             cancelHandlers = Handlers()
             // Un enfant acquitté se retire de la liste de son parent, peu importe comment et quand, encore
             // sous son propre verrou : un parent en train de disparaître l’attend dans son deinit.
-            parent?.forget(self)
-            return dropped
+            return (dropped, parent?.forget(self))
         }
-        // Les handlers d’annulation ne sont libérés qu’après le verrou, comme le job dans `forget`
-        // (ceux qui sont planifiés ont leur copie).
+        // Les handlers d’annulation abandonnés et le job que le parent rend depuis `forget` ne sont lâchés
+        // qu’après le verrou : ils pourraient détenir la dernière référence à un objet dont le deinit prend
+        // des verrous (les handlers planifiés ont leur copie).
         withExtendedLifetime(dropped) {}
     }
 
@@ -166,14 +166,14 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
     }
 
     @inlinable
-    func forget(_ child: any CancellableNode) {
-        // Le job d’un enfant qui n’attend plus n’est plus utile non plus. Il n’est libéré qu’après le
-        // verrou : il pouvait détenir la dernière référence à une promesse dont le deinit prend ce verrou.
-        let dropped = lock.withLock {
+    func forget(_ child: any CancellableNode) -> Handler? {
+        // Le job d’un enfant qui n’attend plus n’est plus utile non plus. Nous le rendons à l’appelant,
+        // qui ne le lâche qu’après tous les verrous : il pouvait détenir la dernière référence à un objet
+        // dont le deinit prend des verrous.
+        lock.withLock {
             children.remove(child)
             return handlers.remove(child: ObjectIdentifier(child))
         }
-        withExtendedLifetime(dropped) {}
     }
 
     public func cancel() {

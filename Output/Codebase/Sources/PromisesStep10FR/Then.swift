@@ -32,7 +32,7 @@ extension Promise {
         if !isPending { next.cancel() }  // annulée pendant que le handler s’exécutait
         next.runWhenSettled(on: queue) { [unowned next] in
             self.settle(next.outcome)
-            self.forget(next)
+            _ = self.forget(next)
         }
     }
 

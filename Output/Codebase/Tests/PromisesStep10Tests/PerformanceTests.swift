@@ -224,4 +224,36 @@ private func isLinked(_ child: Promise<Int>) -> Bool {
             return
         }
     }
+
+    /// An application object that only a `then` handler holds, and whose `deinit` cancels its own
+    /// request: cancelling the request drops the handler, and the object's `deinit` must run with no
+    /// promise's lock held (step 9 kept the handler until the parent settled).
+    @Test func anObjectWhoseDeinitCancelsItsRequestMayLiveInTheRequestsHandler() {
+        final class Screen: @unchecked Sendable {
+            var request: Promise<Int>?
+            deinit { request?.cancel() }
+        }
+        let departures = Promise<Int>()
+        withExtendedLifetime(departures) {
+            let request: Promise<Int>
+            do {
+                let screen = Screen()
+                request = departures.then { value in withExtendedLifetime(screen) { value } }
+                screen.request = request
+            }
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                request.cancel()
+                done.signal()
+            }
+            guard done.wait(timeout: .now() + 10) == .success else {
+                Issue.record("cancel() never returned: the Screen's deinit ran under the request's lock")
+                return
+            }
+            guard case .cancelled = request.state else {
+                Issue.record("the request is not cancelled: \(request.state)")
+                return
+            }
+        }
+    }
 }
