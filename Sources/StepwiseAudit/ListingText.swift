@@ -85,6 +85,15 @@ public struct ListingText: Sendable, Hashable {
         return pieces
     }
 
+    /// Whether `other`'s pieces pair with these one by one: the same kinds in the same order, and
+    /// each string piece in the string literal of the same number. A translation whose literal has
+    /// a line more (a plural form the source's language lacks) does not line up, so no piece after
+    /// it is paired with the wrong one.
+    public func linesUp(with other: ListingText) -> Bool {
+        pieces.count == other.pieces.count
+            && zip(pieces, other.pieces).allSatisfy { $0.kind == $1.kind && $0.literal == $1.literal }
+    }
+
     /// The canonical text: one piece per line, comments marked `//`, strings quoted.
     public var canonical: String {
         pieces.map { $0.kind == .comment ? "// " + $0.text : "\"" + $0.text + "\"" }.joined(separator: "\n")

@@ -27,11 +27,12 @@ enum ExportedSegment {
     static func listing(_ aligned: TranslationAudit.AlignedSegment, source listing: Listing, memo: ParseMemo?) -> (
         source: [ListingText.Span], translation: [ListingText.Span]?
     ) {
-        let pieces = ListingText(listing, memo: memo).pieces
-        let translated = aligned.translation?.listing.map { ListingText($0, memo: memo).pieces }
-        let shape = { (pieces: [ListingText.Span]) in pieces.map { "\($0.kind)\($0.literal ?? -1)" } }
-        let lined = !aligned.status.state.isTranslated || translated.map(shape) != shape(pieces)
-        return (pieces, lined ? nil : translated)
+        let source = ListingText(listing, memo: memo)
+        let translated = aligned.translation?.listing.map { ListingText($0, memo: memo) }
+        guard aligned.status.state.isTranslated, let translated, source.linesUp(with: translated) else {
+            return (source.pieces, nil)
+        }
+        return (source.pieces, translated.pieces)
     }
 
     /// Where the source segment is, as `tutorial/file:line` (the reference tools show).

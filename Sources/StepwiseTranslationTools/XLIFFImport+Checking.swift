@@ -87,7 +87,7 @@ extension XLIFFImport {
     static func listingTexts(
         _ unit: Unit, targets: [[InlineContent]], source listing: Listing, current: Listing?, memo: ParseMemo?
     ) throws(DiagnosticError) -> (texts: [String], current: Listing) {
-        let sourcePieces = ListingText(listing, memo: memo).pieces
+        let source = ListingText(listing, memo: memo)
         let texts = try targets.map { target throws(DiagnosticError) -> String in
             try target.map { piece throws(DiagnosticError) -> String in
                 guard case .text(let text) = piece else {
@@ -97,12 +97,11 @@ extension XLIFFImport {
                 return text
             }.joined()
         }
-        guard texts.count == sourcePieces.count, let current,
-            ListingText(current, memo: memo).pieces.map(\.kind) == sourcePieces.map(\.kind)
+        guard texts.count == source.pieces.count, let current, source.linesUp(with: ListingText(current, memo: memo))
         else {
             throw DiagnosticError(
                 .error(
-                    "unit '\(unit.id)': the listing's comments and strings do not line up with the source's (\(sourcePieces.count) expected)",
+                    "unit '\(unit.id)': the listing's comments and strings do not line up with the source's (\(source.pieces.count) expected)",
                     at: unit.location))
         }
         return (texts, current)

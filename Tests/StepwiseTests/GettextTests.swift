@@ -11,27 +11,30 @@ import Testing
 struct GettextTests {
     // MARK: The format
 
-    @Test func eachLineOfAStringLiteralKnowsItsLiteralSoATranslationWithAnExtraLineIsNotPairedLineByLine() {
-        func pieces(_ code: String) -> [ListingText.Span] {
+    @Test func eachLineOfAStringLiteralKnowsItsLiteralSoATranslationWithAnExtraLineDoesNotLineUp() {
+        func text(_ code: String) -> ListingText {
             let location = SourceLocation(file: "t.xml", line: 1, column: 1)
             let lines = code.split(separator: "\n", omittingEmptySubsequences: false).map {
                 CodeLine(code: String($0), isHidden: false, location: location)
             }
             return ListingText(
-                Listing(id: "demo", kind: .source, file: "Demo.swift", region: nil, location: location, lines: lines)
-            ).pieces
+                Listing(id: "demo", kind: .source, file: "Demo.swift", region: nil, location: location, lines: lines))
         }
         // The source's plural text has two lines; French needs a third (`many`), then both go on alike.
-        let source = pieces("let caption = \"\"\"\n    one: Zeile\n    other: Zeilen\n    \"\"\"\nprint(\"Fertig\")")
-        let french = pieces(
+        let source = text("let caption = \"\"\"\n    one: Zeile\n    other: Zeilen\n    \"\"\"\nprint(\"Fertig\")")
+        let french = text(
             "let caption = \"\"\"\n    one: ligne\n    many: de lignes\n    other: lignes\n    \"\"\"\nprint(\"Terminé\")"
         )
-        #expect(source.map(\.literal) == [0, 0, 1])
-        #expect(french.map(\.literal) == [0, 0, 0, 1])
+        #expect(source.pieces.map(\.literal) == [0, 0, 1])
+        #expect(french.pieces.map(\.literal) == [0, 0, 0, 1])
+        #expect(!source.linesUp(with: french))
         // Three string pieces each: the kinds alone would pair them, the literals do not.
-        let oneLiteral = pieces("let caption = \"\"\"\n    one: a\n    many: b\n    other: c\n    \"\"\"")
-        #expect(oneLiteral.map(\.kind) == source.map(\.kind))
-        #expect(oneLiteral.map(\.literal) != source.map(\.literal))
+        let oneLiteral = text("let caption = \"\"\"\n    one: a\n    many: b\n    other: c\n    \"\"\"")
+        #expect(oneLiteral.pieces.map(\.kind) == source.pieces.map(\.kind))
+        #expect(!source.linesUp(with: oneLiteral))
+        // Other words in the same shape line up (export pairs them, import accepts them).
+        let polish = text("let caption = \"\"\"\n    one: wiersz\n    other: wierszy\n    \"\"\"\nprint(\"Gotowe\")")
+        #expect(source.linesUp(with: polish))
     }
 
     @Test func theWriterEscapesLikeCAndWrapsAfterEachNewlineAndTheReaderReadsItBack() throws {
