@@ -11,7 +11,9 @@ import StepwiseModel
 /// - `"before"` one of the characters given (French `;` `?` `!` `»`, `:`),
 /// - `"after"` one of them (French `«`), or
 /// - `"afterOneLetterWord"`: after a word of one letter among those given, so that it never ends
-///   a line (Polish `a i o u w z`, Czech and Slovak `a i k o s u v z`, either case).
+///   a line (Polish `a i o u w z`, Czech and Slovak `a i k o s u v z`, either case), or
+/// - `"beforeUnit"`: between a number and a unit among those given (space-separated: `ns`, `ms`,
+///   `%`, …), so that a unit never starts a line without its number.
 ///
 /// A language without a list has no rules.
 public struct Typography: Sendable {
@@ -22,6 +24,7 @@ public struct Typography: Sendable {
             case before(Set<Unicode.Scalar>)
             case after(Set<Unicode.Scalar>)
             case afterOneLetterWord(Set<Unicode.Scalar>)
+            case beforeUnit([[Unicode.Scalar]])
         }
         /// Where the space stands.
         var place: Place
@@ -37,6 +40,15 @@ public struct Typography: Sendable {
                 // The letter is a word of its own: at the start, or after a space or an opening mark.
                 i > 0 && letters.contains(s[i - 1])
                     && (i == 1 || " \u{00A0}\u{202F}(„\"«–—".unicodeScalars.contains(s[i - 2]))
+            case .beforeUnit(let units):
+                // A digit before, a whole unit after: "182,6 ns", "40 %", but not "3 nsx".
+                i > 0 && s[i - 1].properties.numericType == .decimal
+                    && units.contains { unit in
+                        let end = i + 1 + unit.count
+                        return end <= s.count && Array(s[(i + 1)..<end]) == unit
+                            && (end == s.count
+                                || !(s[end].properties.isAlphabetic || s[end].properties.numericType != nil))
+                    }
             }
         }
     }
@@ -47,6 +59,7 @@ public struct Typography: Sendable {
         var before: String?
         var after: String?
         var afterOneLetterWord: String?
+        var beforeUnit: String?
     }
 
     private let rules: [Rule]
@@ -84,11 +97,14 @@ public struct Typography: Sendable {
             entry.before.map { Rule.Place.before(Set($0.unicodeScalars)) },
             entry.after.map { Rule.Place.after(Set($0.unicodeScalars)) },
             entry.afterOneLetterWord.map { Rule.Place.afterOneLetterWord(Set($0.unicodeScalars)) },
+            entry.beforeUnit.map { units in
+                Rule.Place.beforeUnit(units.split(separator: " ").map { Array($0.unicodeScalars) })
+            },
         ].compactMap { $0 }
         guard places.count == 1, let place = places.first else {
             throw DiagnosticError(
                 .error(
-                    "a rule says where its space stands with one of \"before\", \"after\" or \"afterOneLetterWord\"",
+                    "a rule says where its space stands with one of \"before\", \"after\", \"afterOneLetterWord\" or \"beforeUnit\"",
                     at: SourceLocation(file: file, line: line)))
         }
         return Rule(place: place, replacement: replacement)

@@ -55,10 +55,23 @@ struct TypographyTests {
             ])
     }
 
+    @Test(arguments: ["de", "fr", "pl"])
+    func aUnitNeverStartsALineWithoutItsNumber(language: String) throws {
+        let rules = try typography(language)
+        #expect(
+            rules.apply("182,6 ns, 1 641 ns, 4,70 ms, 40 %, 2 s.")
+                == "182,6\(noBreak)ns, 1 641\(noBreak)ns, 4,70\(noBreak)ms, 40\(noBreak)%, 2\(noBreak)s."
+        )
+        #expect(rules.apply("1,026 µs") == "1,026\(noBreak)µs")
+        #expect(rules.apply("3 nsx 4 mso") == "3 nsx 4 mso", "only a whole unit")
+        #expect(rules.apply("ms 3 x") == "ms 3 x", "only after a number")
+    }
+
     @Test func germanAndUnknownLanguagesAreLeftAsWritten() throws {
+        // German's only rule keeps a unit with its number.
         #expect(try typography("de").apply("Warum ? Darum : so") == "Warum ? Darum : so")
         // English has no rules: not even for its one-letter words.
-        #expect(try typography("en").apply("a v z I a ? b : c") == "a v z I a ? b : c")
+        #expect(try typography("en").apply("a v z I a ? b : c 3 ms") == "a v z I a ? b : c 3 ms")
     }
 
     /// Czech and Slovak keep a one-letter preposition or conjunction (k s v z o u a i) with the
