@@ -11,7 +11,7 @@ protocol CancellableNode: AnyObject, Sendable {
     func settleCancelled()
     /// Vergisst ein Kind, das abgeschlossen wurde; gibt dessen Job zurück, freizugeben außerhalb aller Sperren.
     func forget(_ child: any CancellableNode) -> Handler?
-    /// Vergisst das Eltern-Promise, das gleich verschwindet.
+    /// Vergisst den Elternteil, der gleich verschwindet.
     func forgetParent()
 }
 

@@ -25,16 +25,16 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var handlers = Handlers()
     @usableFromInline @exclusivity(unchecked) var children = Children()
     @usableFromInline @exclusivity(unchecked) var cancelHandlers = Handlers()
-    /// Das Eltern-Promise, auf dessen Liste das Kind wartet; abgeschlossen trägt sich das Kind selbst aus.
-    /// Ohne Referenzzählung: Das Kind liest das Feld nur unter seiner eigenen Sperre, und das
-    /// Eltern-Promise setzt es, bevor es verschwindet, unter dieser Sperre bei jedem Kind seiner Liste auf nil.
+    /// Der Elternteil, auf dessen Liste das Kind wartet; abgeschlossen trägt sich das Kind selbst aus.
+    /// Ohne Referenzzählung: Das Kind liest das Feld nur unter seiner eigenen Sperre, und der
+    /// Elternteil setzt es, bevor er verschwindet, unter dieser Sperre bei jedem Kind seiner Liste auf nil.
     @usableFromInline @exclusivity(unchecked) unowned(unsafe) var parent: (any CancellableNode)?
 
     @inlinable
     public init() {}
 
     deinit {
-        // Kinder, die noch warten, dürfen das Eltern-Promise, das gleich verschwindet, nicht mehr erreichen.
+        // Kinder, die noch warten, dürfen den Elternteil, der gleich verschwindet, nicht mehr erreichen.
         guard !lock.withLock({ children.isEmpty }) else { return }
         for child in lock.withLock({ children.all }) { child.forgetParent() }
     }
@@ -101,11 +101,11 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
             }
             let dropped = cancelHandlers
             cancelHandlers = Handlers()
-            // Ein abgeschlossenes Kind trägt sich aus der Liste des Eltern-Promise aus, wie und wann auch
-            // immer, noch unter seiner eigenen Sperre: Ein verschwindendes Eltern-Promise wartet im deinit darauf.
+            // Ein abgeschlossenes Kind trägt sich aus der Liste seines Elternteils aus, wie und wann auch
+            // immer, noch unter seiner eigenen Sperre: Ein verschwindender Elternteil wartet im deinit darauf.
             return (dropped, parent?.forget(self))
         }
-        // Die verworfenen Abbruch-Handler und den Job, den das Elternteil aus `forget` zurückgibt, lassen wir
+        // Die verworfenen Abbruch-Handler und den Job, den der Elternteil aus `forget` zurückgibt, lassen wir
         // erst nach der Sperre los: Sie könnten die letzte Referenz auf ein Objekt halten, dessen deinit
         // Sperren nimmt (eingeplante Handler haben ihre Kopien).
         withExtendedLifetime(dropped) {}

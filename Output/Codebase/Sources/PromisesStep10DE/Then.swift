@@ -14,7 +14,7 @@ extension Promise {
         let child = Promise<U>()
         child.parent = self
         addChild(child)
-        // Den Job von then und catch entfernt das Eltern-Promise, wenn das Kind vorher abschließt; finally bleibt.
+        // Den Job von then und catch entfernt der Elternteil, wenn das Kind vorher abschließt; finally bleibt.
         runWhenSettled(on: queue, child: evenIfCancelled ? nil : ObjectIdentifier(child)) { [unowned self] in
             if evenIfCancelled || child.isPending { job(outcome, child) }
         }
