@@ -2,53 +2,6 @@
 
 import Foundation
 
-// Welche Werte ein Listener bekommt, in welcher Reihenfolge und wie oft noch nach seiner Abmeldung.
-final class ValueLog: Sendable {
-    private let state = Locked((values: [Int](), cancelled: false, lateCalls: 0))
-
-    // Liefert, wie viele Werte der Listener damit bekommen hat.
-    @discardableResult
-    func record(_ value: Int) -> Int {
-        state.withLock { state in
-            if state.cancelled { state.lateCalls += 1 }
-            state.values.append(value)
-            return state.values.count
-        }
-    }
-
-    // Erst aufrufen, wenn cancel() für diesen Listener zurückgekehrt ist.
-    func cancelReturned() { state.withLock { $0.cancelled = true } }
-
-    var values: [Int] { state.withLock { $0.values } }
-    var lateCalls: Int { state.withLock { $0.lateCalls } }
-}
-
-// Zählt die Aufrufe, die gerade laufen, und hält fest, ob je zwei gleichzeitig liefen.
-final class CallWatch: Sendable {
-    private let state = Locked((running: 0, overlapped: false))
-
-    func enter() {
-        state.withLock { state in
-            state.running += 1
-            state.overlapped = state.overlapped || state.running > 1
-        }
-    }
-
-    func leave() { state.withLock { $0.running -= 1 } }
-    var overlapped: Bool { state.withLock { $0.overlapped } }
-}
-
-// Thread t weist t * perThread + 1 bis (t + 1) * perThread zu: Kommen die Werte jedes Threads aufsteigend an?
-func inOrderPerThread(_ values: [Int], perThread: Int) -> Bool {
-    var last: [Int: Int] = [:]
-    for value in values {
-        let thread = (value - 1) / perThread
-        guard value > last[thread, default: 0] else { return false }
-        last[thread] = value
-    }
-    return true
-}
-
 public func demo(locale: Locale) {
     let threads = 4, perThread = 25_000
     let box = Dynamic(0)

@@ -200,7 +200,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
     @inlinable
     func notify(_ value: Value, to entries: [Entry]) {
         var gone: Set<Int> = []
-        // entries hält jeden Eintrag für die ganze Runde: kein retain und release je Aufruf.
+        // entries hält jeden Eintrag für die ganze Runde: Ein retain und release je Aufruf ist unnötig.
         entries.withUnsafeBufferPointer { buffer in
             for index in buffer.indices {
                 Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { entry in

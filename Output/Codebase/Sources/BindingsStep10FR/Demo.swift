@@ -2,53 +2,6 @@
 
 import Foundation
 
-// Les valeurs que reçoit un écouteur, dans quel ordre, et combien de fois il est encore appelé après son désabonnement.
-final class ValueLog: Sendable {
-    private let state = Locked((values: [Int](), cancelled: false, lateCalls: 0))
-
-    // Renvoie le nombre de valeurs que l’écouteur a reçues, celle-ci comprise.
-    @discardableResult
-    func record(_ value: Int) -> Int {
-        state.withLock { state in
-            if state.cancelled { state.lateCalls += 1 }
-            state.values.append(value)
-            return state.values.count
-        }
-    }
-
-    // À n’appeler qu’une fois que cancel() a rendu la main pour cet écouteur.
-    func cancelReturned() { state.withLock { $0.cancelled = true } }
-
-    var values: [Int] { state.withLock { $0.values } }
-    var lateCalls: Int { state.withLock { $0.lateCalls } }
-}
-
-// Compte les appels en cours et retient si deux ont été simultanés au moins une fois.
-final class CallWatch: Sendable {
-    private let state = Locked((running: 0, overlapped: false))
-
-    func enter() {
-        state.withLock { state in
-            state.running += 1
-            state.overlapped = state.overlapped || state.running > 1
-        }
-    }
-
-    func leave() { state.withLock { $0.running -= 1 } }
-    var overlapped: Bool { state.withLock { $0.overlapped } }
-}
-
-// Le thread t affecte t * perThread + 1 à (t + 1) * perThread : les valeurs de chaque thread arrivent-elles dans l’ordre croissant ?
-func inOrderPerThread(_ values: [Int], perThread: Int) -> Bool {
-    var last: [Int: Int] = [:]
-    for value in values {
-        let thread = (value - 1) / perThread
-        guard value > last[thread, default: 0] else { return false }
-        last[thread] = value
-    }
-    return true
-}
-
 public func demo(locale: Locale) {
     let threads = 4, perThread = 25_000
     let box = Dynamic(0)

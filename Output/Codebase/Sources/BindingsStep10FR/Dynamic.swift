@@ -200,7 +200,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
     @inlinable
     func notify(_ value: Value, to entries: [Entry]) {
         var gone: Set<Int> = []
-        // entries garde chaque entrée en vie pendant toute la passe : ni retain ni release à chaque appel.
+        // entries garde chaque entrée en vie pendant toute la passe : un retain et un release à chaque appel sont inutiles.
         entries.withUnsafeBufferPointer { buffer in
             for index in buffer.indices {
                 Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { entry in

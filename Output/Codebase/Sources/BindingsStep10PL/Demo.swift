@@ -2,53 +2,6 @@
 
 import Foundation
 
-// Jakie wartości dostaje słuchacz, w jakiej kolejności i ile razy jeszcze po wyrejestrowaniu.
-final class ValueLog: Sendable {
-    private let state = Locked((values: [Int](), cancelled: false, lateCalls: 0))
-
-    // Zwraca, ile wartości słuchacz dostał łącznie z tą.
-    @discardableResult
-    func record(_ value: Int) -> Int {
-        state.withLock { state in
-            if state.cancelled { state.lateCalls += 1 }
-            state.values.append(value)
-            return state.values.count
-        }
-    }
-
-    // Wywołać dopiero wtedy, gdy cancel() dla tego słuchacza zakończy działanie.
-    func cancelReturned() { state.withLock { $0.cancelled = true } }
-
-    var values: [Int] { state.withLock { $0.values } }
-    var lateCalls: Int { state.withLock { $0.lateCalls } }
-}
-
-// Liczy trwające wywołania i zapamiętuje, czy kiedykolwiek dwa działały jednocześnie.
-final class CallWatch: Sendable {
-    private let state = Locked((running: 0, overlapped: false))
-
-    func enter() {
-        state.withLock { state in
-            state.running += 1
-            state.overlapped = state.overlapped || state.running > 1
-        }
-    }
-
-    func leave() { state.withLock { $0.running -= 1 } }
-    var overlapped: Bool { state.withLock { $0.overlapped } }
-}
-
-// Wątek t przypisuje wartości od t * perThread + 1 do (t + 1) * perThread: czy wartości każdego wątku docierają rosnąco?
-func inOrderPerThread(_ values: [Int], perThread: Int) -> Bool {
-    var last: [Int: Int] = [:]
-    for value in values {
-        let thread = (value - 1) / perThread
-        guard value > last[thread, default: 0] else { return false }
-        last[thread] = value
-    }
-    return true
-}
-
 public func demo(locale: Locale) {
     let threads = 4, perThread = 25_000
     let box = Dynamic(0)

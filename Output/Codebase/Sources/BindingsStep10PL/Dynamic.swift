@@ -200,7 +200,7 @@ public final class Dynamic<Value: Sendable>: Sendable {
     @inlinable
     func notify(_ value: Value, to entries: [Entry]) {
         var gone: Set<Int> = []
-        // entries utrzymuje każdy wpis przy życiu przez cały przebieg: bez retain i release przy każdym wywołaniu.
+        // entries utrzymuje każdy wpis przy życiu przez cały przebieg: retain i release przy każdym wywołaniu są zbędne.
         entries.withUnsafeBufferPointer { buffer in
             for index in buffer.indices {
                 Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { entry in
