@@ -2,6 +2,11 @@
 
 import Foundation
 
+let openTasks: PluralText = """
+    one: offene Aufgabe
+    other: offene Aufgaben
+    """
+
 @MainActor
 public func demo(locale: Locale) async throws {
     let folder = try TemporaryFolder()
@@ -15,7 +20,7 @@ public func demo(locale: Locale) async throws {
     let beats = heartbeat.beats
     heartbeat.stop()
 
-    print("Geladen: \(items.count.formatted(.number.locale(locale))) offene Aufgaben")
+    print("Geladen: \(openTasks.text(for: items.count, locale: locale))")
     print("Erste: \(items[0]), letzte: \(items[items.count - 1])")
     print("Herzschläge während des Ladens: \(beats)")
 

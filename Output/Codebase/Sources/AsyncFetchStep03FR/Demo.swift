@@ -2,6 +2,12 @@
 
 import Foundation
 
+let openTasks: PluralText = """
+    one: tâche à faire
+    many: de tâches à faire
+    other: tâches à faire
+    """
+
 @MainActor
 public func demo(locale: Locale) async throws {
     let folder = try TemporaryFolder()
@@ -15,7 +21,7 @@ public func demo(locale: Locale) async throws {
     let beats = heartbeat.beats
     heartbeat.stop()
 
-    print("Tâches à faire chargées : \(items.count.formatted(.number.locale(locale)))")
+    print("Chargement terminé : \(openTasks.text(for: items.count, locale: locale))")
     print("Première : \(items[0]), dernière : \(items[items.count - 1])")
     print("Battements pendant le chargement : \(beats)")
 

@@ -2,6 +2,12 @@
 
 import Foundation
 
+let openTasks: PluralText = """
+    one: otwarte zadanie
+    few: otwarte zadania
+    many: otwartych zadań
+    """
+
 @MainActor
 public func demo(locale: Locale) async throws {
     let folder = try TemporaryFolder()
@@ -15,7 +21,7 @@ public func demo(locale: Locale) async throws {
     let beats = heartbeat.beats
     heartbeat.stop()
 
-    print("Wczytano \(items.count.formatted(.number.locale(locale))) otwartych zadań")
+    print("Wczytano \(openTasks.text(for: items.count, locale: locale))")
     print("Pierwsze: \(items[0]), ostatnie: \(items[items.count - 1])")
     print("Uderzenia serca podczas wczytywania: \(beats)")
 

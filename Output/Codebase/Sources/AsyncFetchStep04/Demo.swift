@@ -2,6 +2,11 @@
 
 import Foundation
 
+let tasks: PluralText = """
+    one: Aufgabe
+    other: Aufgaben
+    """
+
 @MainActor
 public func demo(locale: Locale) async throws {
     let folder = try TemporaryFolder()
@@ -14,13 +19,13 @@ public func demo(locale: Locale) async throws {
     heartbeat.start()
     let handle = reader.fetchAsync(FetchRequest(filter: .done(false))) { result in
         if case .success(let items) = result {
-            print("Completion-Handler: \(items.count.formatted(.number.locale(locale))) Aufgaben")
+            print("Completion-Handler: \(tasks.text(for: items.count, locale: locale))")
         }
     }
     print("fetchAsync ist sofort zurückgekehrt.")
 
     let items = try await handle.value
     heartbeat.stop()
-    print("await: \(items.count.formatted(.number.locale(locale))) Aufgaben")
+    print("await: \(tasks.text(for: items.count, locale: locale))")
     print("Main Actor frei während des Ladens: \(heartbeat.beats > 0 ? "ja" : "nein")")
 }

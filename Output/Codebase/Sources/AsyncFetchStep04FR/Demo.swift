@@ -2,6 +2,12 @@
 
 import Foundation
 
+let tasks: PluralText = """
+    one: tâche
+    many: de tâches
+    other: tâches
+    """
+
 @MainActor
 public func demo(locale: Locale) async throws {
     let folder = try TemporaryFolder()
@@ -14,13 +20,13 @@ public func demo(locale: Locale) async throws {
     heartbeat.start()
     let handle = reader.fetchAsync(FetchRequest(filter: .done(false))) { result in
         if case .success(let items) = result {
-            print("Tâches reçues par le completion handler : \(items.count.formatted(.number.locale(locale)))")
+            print("Completion handler : \(tasks.text(for: items.count, locale: locale))")
         }
     }
     print("fetchAsync est revenu immédiatement.")
 
     let items = try await handle.value
     heartbeat.stop()
-    print("Tâches reçues par await : \(items.count.formatted(.number.locale(locale)))")
+    print("await : \(tasks.text(for: items.count, locale: locale))")
     print("Acteur principal libre pendant le chargement : \(heartbeat.beats > 0 ? "oui" : "non")")
 }

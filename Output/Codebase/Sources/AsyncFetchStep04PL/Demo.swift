@@ -2,6 +2,12 @@
 
 import Foundation
 
+let tasks: PluralText = """
+    one: zadanie
+    few: zadania
+    many: zadań
+    """
+
 @MainActor
 public func demo(locale: Locale) async throws {
     let folder = try TemporaryFolder()
@@ -14,13 +20,13 @@ public func demo(locale: Locale) async throws {
     heartbeat.start()
     let handle = reader.fetchAsync(FetchRequest(filter: .done(false))) { result in
         if case .success(let items) = result {
-            print("Handler zakończenia: \(items.count.formatted(.number.locale(locale))) zadań")
+            print("Handler zakończenia: \(tasks.text(for: items.count, locale: locale))")
         }
     }
     print("fetchAsync wrócił natychmiast.")
 
     let items = try await handle.value
     heartbeat.stop()
-    print("await: \(items.count.formatted(.number.locale(locale))) zadań")
+    print("await: \(tasks.text(for: items.count, locale: locale))")
     print("Główny aktor wolny podczas wczytywania: \(heartbeat.beats > 0 ? "tak" : "nie")")
 }

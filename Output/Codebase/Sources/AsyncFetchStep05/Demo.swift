@@ -2,6 +2,11 @@
 
 import Foundation
 
+let tasks: PluralText = """
+    one: Aufgabe
+    other: Aufgaben
+    """
+
 @MainActor
 public func demo(locale: Locale) async throws {
     let folder = try TemporaryFolder()
@@ -24,5 +29,5 @@ public func demo(locale: Locale) async throws {
         display?.update(progress.fetched)
     }
     let items = try await handle.value
-    print("Fertig: \(items.count.formatted(.number.locale(locale))) Aufgaben")
+    print("Fertig: \(tasks.text(for: items.count, locale: locale))")
 }

@@ -2,6 +2,12 @@
 
 import Foundation
 
+let tasks: PluralText = """
+    one: tâche
+    many: de tâches
+    other: tâches
+    """
+
 @MainActor
 public func demo(locale: Locale) async throws {
     let folder = try TemporaryFolder()
@@ -25,5 +31,5 @@ public func demo(locale: Locale) async throws {
         display?.update(progress.fetched)
     }
     let items = try await handle.value
-    print("Terminé, tâches chargées : \(items.count.formatted(.number.locale(locale)))")
+    print("Chargement terminé : \(tasks.text(for: items.count, locale: locale))")
 }

@@ -2,6 +2,12 @@
 
 import Foundation
 
+let tasks: PluralText = """
+    one: zadanie
+    few: zadania
+    many: zadań
+    """
+
 @MainActor
 public func demo(locale: Locale) async throws {
     let folder = try TemporaryFolder()
@@ -25,5 +31,5 @@ public func demo(locale: Locale) async throws {
         display?.update(progress.fetched)
     }
     let items = try await handle.value
-    print("Gotowe: \(items.count.formatted(.number.locale(locale))) zadań")
+    print("Gotowe: \(tasks.text(for: items.count, locale: locale))")
 }

@@ -2,6 +2,11 @@
 
 import Foundation
 
+let tasks: PluralText = """
+    one: Aufgabe
+    other: Aufgaben
+    """
+
 @MainActor
 public func demo(locale: Locale) async throws {
     let folder = try TemporaryFolder()
@@ -16,8 +21,7 @@ public func demo(locale: Locale) async throws {
         }
     }
     for await progress in handle.progress {
-        let total = (progress.total ?? 0).formatted(.number.locale(locale))
-        print("Lade \(total) Aufgaben, sortiert nach Namen …")
+        print("Lade \(tasks.text(for: progress.total ?? 0, locale: locale)), sortiert nach Namen …")
         print("Abbrechen!")
         handle.cancel()
         break
@@ -31,5 +35,5 @@ public func demo(locale: Locale) async throws {
 
     print("Aufgaben in der Datenbank: \(try store.count().formatted(.number.locale(locale)))")
     let again = try await reader.fetchAsync(FetchRequest()).value
-    print("Neuer Versuch: \(again.count.formatted(.number.locale(locale))) Aufgaben geladen")
+    print("Neuer Versuch: \(tasks.text(for: again.count, locale: locale)) geladen")
 }

@@ -2,6 +2,12 @@
 
 import Foundation
 
+let tasks: PluralText = """
+    one: tâche
+    many: de tâches
+    other: tâches
+    """
+
 @MainActor
 public func demo(locale: Locale) async throws {
     let folder = try TemporaryFolder()
@@ -16,8 +22,7 @@ public func demo(locale: Locale) async throws {
         }
     }
     for await progress in handle.progress {
-        let total = (progress.total ?? 0).formatted(.number.locale(locale))
-        print("Chargement de \(total) tâches, triées par nom…")
+        print("Tri par nom et chargement de \(tasks.text(for: progress.total ?? 0, locale: locale))…")
         print("Annuler !")
         handle.cancel()
         break
@@ -31,5 +36,5 @@ public func demo(locale: Locale) async throws {
 
     print("Tâches dans la base : \(try store.count().formatted(.number.locale(locale)))")
     let again = try await reader.fetchAsync(FetchRequest()).value
-    print("Nouvel essai : \(again.count.formatted(.number.locale(locale))) tâches chargées")
+    print("Nouvel essai : chargement de \(tasks.text(for: again.count, locale: locale)) terminé")
 }

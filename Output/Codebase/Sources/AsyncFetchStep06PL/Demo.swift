@@ -2,6 +2,12 @@
 
 import Foundation
 
+let tasks: PluralText = """
+    one: zadanie
+    few: zadania
+    many: zadań
+    """
+
 @MainActor
 public func demo(locale: Locale) async throws {
     let folder = try TemporaryFolder()
@@ -16,8 +22,7 @@ public func demo(locale: Locale) async throws {
         }
     }
     for await progress in handle.progress {
-        let total = (progress.total ?? 0).formatted(.number.locale(locale))
-        print("Wczytuję \(total) zadań posortowanych według nazwy…")
+        print("Sortuję według nazwy i wczytuję \(tasks.text(for: progress.total ?? 0, locale: locale))…")
         print("Anuluj!")
         handle.cancel()
         break
@@ -31,5 +36,5 @@ public func demo(locale: Locale) async throws {
 
     print("Zadań w bazie danych: \(try store.count().formatted(.number.locale(locale)))")
     let again = try await reader.fetchAsync(FetchRequest()).value
-    print("Nowa próba: wczytano \(again.count.formatted(.number.locale(locale))) zadań")
+    print("Nowa próba: wczytano \(tasks.text(for: again.count, locale: locale))")
 }

@@ -2,8 +2,8 @@
 
 import Foundation
 
-// Wartość chroniona blokadą. NSLock zamiast Mutex: pod Linuksem Thread Sanitizer zgłasza przy Mutex
-// wyścigi danych, których nie ma; muteks pthread, na którym opiera się NSLock, rozpoznaje.
+// Wartość chroniona blokadą. NSLock zamiast Mutex: pod Linuksem Thread Sanitizer może przy Mutex
+// zgłaszać wyścigi danych, których nie ma; rozpoznaje za to muteks pthread, na którym opiera się NSLock.
 final class Locked<Value> {
     private let lock = NSLock()
     private var value: Value

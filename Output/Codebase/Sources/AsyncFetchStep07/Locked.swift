@@ -2,8 +2,8 @@
 
 import Foundation
 
-// Ein Wert, den eine Sperre schützt. NSLock statt Mutex: Unter Linux meldet der Thread Sanitizer
-// bei Mutex Data-Races, die es nicht gibt; den pthread-Mutex hinter NSLock erkennt er.
+// Ein Wert, den eine Sperre schützt. NSLock statt Mutex: Unter Linux kann der Thread Sanitizer
+// bei Mutex Data-Races melden, die es nicht gibt; den pthread-Mutex hinter NSLock erkennt er.
 final class Locked<Value> {
     private let lock = NSLock()
     private var value: Value

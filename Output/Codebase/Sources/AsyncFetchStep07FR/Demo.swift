@@ -2,6 +2,12 @@
 
 import Foundation
 
+let tasks: PluralText = """
+    one: tâche
+    many: de tâches
+    other: tâches
+    """
+
 @MainActor
 public func demo(locale: Locale) async throws {
     let folder = try TemporaryFolder()
@@ -28,7 +34,7 @@ public func demo(locale: Locale) async throws {
     }
     _ = try await handle.value
 
-    print("Liste : \(list.items.count.formatted(.number.locale(locale))) tâches")
+    print("Liste : \(tasks.text(for: list.items.count, locale: locale))")
     for item in list.items.prefix(3) {
         print("  \(item)")
     }

@@ -2,6 +2,12 @@
 
 import Foundation
 
+let tasks: PluralText = """
+    one: zadanie
+    few: zadania
+    many: zadań
+    """
+
 @MainActor
 public func demo(locale: Locale) async throws {
     let folder = try TemporaryFolder()
@@ -20,7 +26,7 @@ public func demo(locale: Locale) async throws {
     _ = try await handle.value
     try store.setDone(true, id: 4)  // odhaczone po wczytaniu
 
-    print("Lista: \(list.items.count.formatted(.number.locale(locale))) zadań")
+    print("Lista: \(tasks.text(for: list.items.count, locale: locale))")
     for item in list.items.prefix(3) {
         print("  \(item)")
     }
