@@ -34,7 +34,7 @@ extension Promise: CancellableNode {
 
 /// Dzieci obietnicy, które mogą jeszcze oczekiwać: jedno w strukturze, reszta według tożsamości.
 @usableFromInline
-struct Children {
+struct Children: Sendable {
     @usableFromInline var first: (any CancellableNode)?
     @usableFromInline var more: [ObjectIdentifier: any CancellableNode] = [:]
 

@@ -20,12 +20,15 @@ struct Handler: Sendable {
 
 /// Większość obietnic dostaje jeden handler: trzymamy go w strukturze, resztę w tablicy.
 @usableFromInline
-struct Handlers {
+struct Handlers: Sendable {
     @usableFromInline var first: Handler?
     @usableFromInline var more: [Handler] = []
 
     @inlinable
     init() {}
+
+    /// Czy nie ma żadnego zlecenia (`first` jest pusty tylko przy pustej tablicy).
+    var isEmpty: Bool { first == nil }
 
     @inlinable
     mutating func append(_ handler: Handler) {

@@ -35,8 +35,14 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     deinit {
         // Dzieci, które jeszcze czekają, nie mogą już sięgnąć do rodzica, którego za chwilę nie będzie.
-        guard !lock.withLock({ children.isEmpty }) else { return }
-        for child in lock.withLock({ children.all }) { child.forgetParent() }
+        let (handlers, cancelHandlers, children) = lock.withLock {
+            (self.handlers, self.cancelHandlers, self.children)
+        }
+        guard !(handlers.isEmpty && cancelHandlers.isEmpty && children.isEmpty) else { return }
+        for child in children.all { child.forgetParent() }
+        // deinit działa tam, gdzie znika ostatnia referencja, także pod blokadą innej obietnicy. Handlery
+        // i dzieci obietnicy, która znika nierozstrzygnięta, puszczamy więc na kolejce `.promises`, nie tutaj.
+        DispatchQueue.promises.async { withExtendedLifetime((handlers, cancelHandlers, children)) {} }
     }
 
     public convenience init(value: Value) {

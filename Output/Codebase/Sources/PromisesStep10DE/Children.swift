@@ -34,7 +34,7 @@ extension Promise: CancellableNode {
 
 /// Die Kinder eines Promise, die noch ausstehen können: eines direkt, weitere nach Identität.
 @usableFromInline
-struct Children {
+struct Children: Sendable {
     @usableFromInline var first: (any CancellableNode)?
     @usableFromInline var more: [ObjectIdentifier: any CancellableNode] = [:]
 

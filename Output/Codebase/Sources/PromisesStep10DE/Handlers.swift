@@ -20,12 +20,15 @@ struct Handler: Sendable {
 
 /// Die meisten Promises bekommen genau einen Handler: Er liegt direkt hier, weitere im Array.
 @usableFromInline
-struct Handlers {
+struct Handlers: Sendable {
     @usableFromInline var first: Handler?
     @usableFromInline var more: [Handler] = []
 
     @inlinable
     init() {}
+
+    /// Ob es keinen Job gibt (`first` ist nur bei leerem Array leer).
+    var isEmpty: Bool { first == nil }
 
     @inlinable
     mutating func append(_ handler: Handler) {

@@ -35,8 +35,14 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     deinit {
         // Kinder, die noch warten, dürfen den Elternteil, der gleich verschwindet, nicht mehr erreichen.
-        guard !lock.withLock({ children.isEmpty }) else { return }
-        for child in lock.withLock({ children.all }) { child.forgetParent() }
+        let (handlers, cancelHandlers, children) = lock.withLock {
+            (self.handlers, self.cancelHandlers, self.children)
+        }
+        guard !(handlers.isEmpty && cancelHandlers.isEmpty && children.isEmpty) else { return }
+        for child in children.all { child.forgetParent() }
+        // deinit läuft dort, wo die letzte Referenz verschwindet, auch unter der Sperre eines anderen Promise.
+        // Handler und Kinder eines Promise, das unerfüllt verschwindet, lassen wir deshalb auf der Queue `.promises` los.
+        DispatchQueue.promises.async { withExtendedLifetime((handlers, cancelHandlers, children)) {} }
     }
 
     public convenience init(value: Value) {

@@ -34,7 +34,7 @@ extension Promise: CancellableNode {
 
 /// Les enfants qui peuvent encore être en attente : un dans la structure même, les autres par identité.
 @usableFromInline
-struct Children {
+struct Children: Sendable {
     @usableFromInline var first: (any CancellableNode)?
     @usableFromInline var more: [ObjectIdentifier: any CancellableNode] = [:]
 

@@ -20,12 +20,15 @@ struct Handler: Sendable {
 
 /// La plupart des promesses n’ont qu’un handler : il est gardé dans la structure même, les autres en tableau.
 @usableFromInline
-struct Handlers {
+struct Handlers: Sendable {
     @usableFromInline var first: Handler?
     @usableFromInline var more: [Handler] = []
 
     @inlinable
     init() {}
+
+    /// Indique s’il n’y a aucun job (`first` n’est vide que si le tableau l’est aussi).
+    var isEmpty: Bool { first == nil }
 
     @inlinable
     mutating func append(_ handler: Handler) {

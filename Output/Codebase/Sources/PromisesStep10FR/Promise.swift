@@ -35,8 +35,14 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     deinit {
         // Les enfants encore en attente ne doivent plus atteindre ce parent, qui va disparaître.
-        guard !lock.withLock({ children.isEmpty }) else { return }
-        for child in lock.withLock({ children.all }) { child.forgetParent() }
+        let (handlers, cancelHandlers, children) = lock.withLock {
+            (self.handlers, self.cancelHandlers, self.children)
+        }
+        guard !(handlers.isEmpty && cancelHandlers.isEmpty && children.isEmpty) else { return }
+        for child in children.all { child.forgetParent() }
+        // deinit s’exécute là où disparaît la dernière référence, y compris sous le verrou d’une autre promesse.
+        // Les handlers et les enfants d’une promesse qui disparaît en attente sont donc lâchés sur la file `.promises`.
+        DispatchQueue.promises.async { withExtendedLifetime((handlers, cancelHandlers, children)) {} }
     }
 
     public convenience init(value: Value) {

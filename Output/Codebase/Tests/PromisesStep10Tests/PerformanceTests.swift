@@ -225,6 +225,33 @@ private func isLinked(_ child: Promise<Int>) -> Bool {
         }
     }
 
+    /// A promise's deinit runs wherever its last reference goes, even on a thread that holds another
+    /// promise's lock (a child settling reads its parent). A promise that dies pending therefore lets
+    /// its handlers, and what they captured, go on the `.promises` queue, never on the dropping thread.
+    @Test func aPromiseDroppedWhilePendingLetsItsHandlersGoOnTheQueue() {
+        final class Capture: @unchecked Sendable {
+            let released: @Sendable (pthread_t) -> Void
+            init(_ released: @escaping @Sendable (pthread_t) -> Void) { self.released = released }
+            deinit { released(pthread_self()) }
+        }
+        final class Seen: @unchecked Sendable { var thread: pthread_t? }
+        let seen = Seen()
+        let released = DispatchSemaphore(value: 0)
+        do {
+            let parent = Promise<Int>()
+            let capture = Capture { thread in
+                seen.thread = thread
+                released.signal()
+            }
+            parent.then { value in withExtendedLifetime(capture) { value } }
+        }
+        guard released.wait(timeout: .now() + 10) == .success, let thread = seen.thread else {
+            Issue.record("the handler's capture was never released")
+            return
+        }
+        #expect(pthread_equal(thread, pthread_self()) == 0, "released on the thread that dropped the promise")
+    }
+
     /// An application object that only a `then` handler holds, and whose `deinit` cancels its own
     /// request: cancelling the request drops the handler, and the object's `deinit` must run with no
     /// promise's lock held (step 9 kept the handler until the parent settled).
