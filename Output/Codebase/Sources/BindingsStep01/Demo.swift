@@ -5,7 +5,7 @@ import Foundation
 public func demo(locale: Locale) {
     let delay = Dynamic("+5 Minuten")
     delay.bindAndFire { print("Verspätung: \($0)") }
-    delay.value = "+6 Minuten"
+    delay.value = "+8 Minuten"
 
     let platform = Dynamic("Gleis 4")
     platform.bind { print("Neues Gleis: \($0)") }

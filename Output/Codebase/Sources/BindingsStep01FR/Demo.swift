@@ -5,7 +5,7 @@ import Foundation
 public func demo(locale: Locale) {
     let delay = Dynamic("+5 minutes")
     delay.bindAndFire { print("Retard : \($0)") }
-    delay.value = "+6 minutes"
+    delay.value = "+8 minutes"
 
     let platform = Dynamic("voie 4")
     platform.bind { print("Nouvelle voie : \($0)") }

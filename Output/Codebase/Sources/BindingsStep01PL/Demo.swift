@@ -5,7 +5,7 @@ import Foundation
 public func demo(locale: Locale) {
     let delay = Dynamic("+5 minut")
     delay.bindAndFire { print("Opóźnienie: \($0)") }
-    delay.value = "+6 minut"
+    delay.value = "+8 minut"
 
     let platform = Dynamic("peron 4")
     platform.bind { print("Zmiana peronu: \($0)") }
