@@ -2,8 +2,8 @@
 
 import Foundation
 
-// Une valeur protégée par un verrou. NSLock plutôt que Mutex : sous Linux, le Thread Sanitizer
-// peut signaler avec Mutex des accès concurrents qui n’existent pas ; il reconnaît le mutex pthread de NSLock.
+// Une valeur protégée par un verrou. NSLock plutôt que Mutex : sous Linux, le Thread Sanitizer peut
+// signaler avec Mutex des accès non synchronisés qui n’existent pas ; il reconnaît le mutex pthread de NSLock.
 final class Locked<Value> {
     private let lock = NSLock()
     private var value: Value

@@ -33,7 +33,7 @@ public func demo(locale: Locale) async throws {
         print("await: CancellationError")
     }
 
-    print("Aufgaben in der Datenbank: \(try store.count().formatted(.number.locale(locale)))")
+    print("In der Datenbank: \(tasks.text(for: try store.count(), locale: locale))")
     let again = try await reader.fetchAsync(FetchRequest()).value
     print("Neuer Versuch: \(tasks.text(for: again.count, locale: locale)) geladen")
 }

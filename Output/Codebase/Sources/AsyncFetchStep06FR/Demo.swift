@@ -34,7 +34,7 @@ public func demo(locale: Locale) async throws {
         print("await : CancellationError")
     }
 
-    print("Tâches dans la base : \(try store.count().formatted(.number.locale(locale)))")
+    print("Dans la base : \(tasks.text(for: try store.count(), locale: locale))")
     let again = try await reader.fetchAsync(FetchRequest()).value
     print("Nouvel essai : chargement de \(tasks.text(for: again.count, locale: locale)) terminé")
 }

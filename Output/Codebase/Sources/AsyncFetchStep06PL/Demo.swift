@@ -34,7 +34,7 @@ public func demo(locale: Locale) async throws {
         print("await: CancellationError")
     }
 
-    print("Zadań w bazie danych: \(try store.count().formatted(.number.locale(locale)))")
+    print("W bazie danych: \(tasks.text(for: try store.count(), locale: locale))")
     let again = try await reader.fetchAsync(FetchRequest()).value
     print("Nowa próba: wczytano \(tasks.text(for: again.count, locale: locale))")
 }
