@@ -16,6 +16,17 @@ public enum PromiseError: Error, Equatable, Sendable {
     case emptyInput
 }
 
+/// Handlery i dzieci znikającej obietnicy. Zwalnia je tylko `drop()`, na kolejce `.promises`.
+final class Leftovers: @unchecked Sendable {
+    private var lists: (Handlers, Handlers, Children)?
+
+    init(_ handlers: Handlers, _ cancelHandlers: Handlers, _ children: Children) {
+        lists = (handlers, cancelHandlers, children)
+    }
+
+    func drop() { lists = nil }
+}
+
 public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
     // Tych pól dotykamy tylko pod `lock` (albo zanim obietnica trafi do innych wątków), a dostępy
@@ -41,8 +52,13 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         guard !(handlers.isEmpty && cancelHandlers.isEmpty && children.isEmpty) else { return }
         for child in children.all { child.forgetParent() }
         // deinit działa tam, gdzie znika ostatnia referencja, także pod blokadą innej obietnicy. Handlery
-        // i dzieci obietnicy, która znika nierozstrzygnięta, puszczamy więc na kolejce `.promises`, nie tutaj.
-        DispatchQueue.promises.async { withExtendedLifetime((handlers, cancelHandlers, children)) {} }
+        // i dzieci puszczamy więc na kolejce `.promises`: zabieramy je z pól, a `consume` oddaje je
+        // pudełku, które ma odtąd jedyną referencję do nich.
+        lock.withLock {
+            (self.handlers, self.cancelHandlers, self.children) = (Handlers(), Handlers(), Children())
+        }
+        let leftovers = Leftovers(consume handlers, consume cancelHandlers, consume children)
+        DispatchQueue.promises.async { leftovers.drop() }
     }
 
     public convenience init(value: Value) {
@@ -108,7 +124,8 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
             let dropped = cancelHandlers
             cancelHandlers = Handlers()
             // Rozstrzygnięte dziecko – w jakikolwiek sposób i w dowolnej chwili – wypisuje się z listy
-            // rodzica, jeszcze pod własną blokadą: znikający rodzic czeka na nią w deinit.
+            // rodzica, jeszcze pod własną blokadą. Odczyt `parent` daje tymczasową silną referencję: gdy
+            // okaże się ostatnia, deinit rodzica wykona się tutaj (handlery i dzieci odda kolejce `.promises`).
             return (dropped, parent?.forget(self))
         }
         // Porzucone handlery anulowania i zlecenie, które rodzic oddał z `forget`, puszczamy dopiero za

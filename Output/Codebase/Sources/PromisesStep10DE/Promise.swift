@@ -16,6 +16,17 @@ public enum PromiseError: Error, Equatable, Sendable {
     case emptyInput
 }
 
+/// Handler und Kinder eines verschwindenden Promise. Nur `drop()` gibt sie frei, auf `.promises`.
+final class Leftovers: @unchecked Sendable {
+    private var lists: (Handlers, Handlers, Children)?
+
+    init(_ handlers: Handlers, _ cancelHandlers: Handlers, _ children: Children) {
+        lists = (handlers, cancelHandlers, children)
+    }
+
+    func drop() { lists = nil }
+}
+
 public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
     // Diese Felder berühren wir nur unter `lock` (oder bevor andere Threads das Promise sehen), und die
@@ -41,8 +52,13 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         guard !(handlers.isEmpty && cancelHandlers.isEmpty && children.isEmpty) else { return }
         for child in children.all { child.forgetParent() }
         // deinit läuft dort, wo die letzte Referenz verschwindet, auch unter der Sperre eines anderen Promise.
-        // Handler und Kinder eines Promise, das unerfüllt verschwindet, lassen wir deshalb auf der Queue `.promises` los.
-        DispatchQueue.promises.async { withExtendedLifetime((handlers, cancelHandlers, children)) {} }
+        // Handler und Kinder lassen wir deshalb auf `.promises` los: Wir nehmen sie aus den Feldern,
+        // und `consume` übergibt sie der Box, die von da an die einzige Referenz darauf hält.
+        lock.withLock {
+            (self.handlers, self.cancelHandlers, self.children) = (Handlers(), Handlers(), Children())
+        }
+        let leftovers = Leftovers(consume handlers, consume cancelHandlers, consume children)
+        DispatchQueue.promises.async { leftovers.drop() }
     }
 
     public convenience init(value: Value) {
@@ -108,7 +124,8 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
             let dropped = cancelHandlers
             cancelHandlers = Handlers()
             // Ein abgeschlossenes Kind trägt sich aus der Liste seines Elternteils aus, wie und wann auch
-            // immer, noch unter seiner eigenen Sperre: Ein verschwindender Elternteil wartet im deinit darauf.
+            // immer, noch unter seiner eigenen Sperre. Das Lesen von `parent` ergibt eine vorübergehende starke
+            // Referenz: Ist sie die letzte, läuft das deinit des Elternteils hier (Handler und Kinder gehen an `.promises`).
             return (dropped, parent?.forget(self))
         }
         // Die verworfenen Abbruch-Handler und den Job, den der Elternteil aus `forget` zurückgibt, lassen wir

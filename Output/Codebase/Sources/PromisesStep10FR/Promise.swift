@@ -16,6 +16,17 @@ public enum PromiseError: Error, Equatable, Sendable {
     case emptyInput
 }
 
+/// Handlers et enfants d’une promesse qui disparaît. Seul `drop()`, sur `.promises`, les libère.
+final class Leftovers: @unchecked Sendable {
+    private var lists: (Handlers, Handlers, Children)?
+
+    init(_ handlers: Handlers, _ cancelHandlers: Handlers, _ children: Children) {
+        lists = (handlers, cancelHandlers, children)
+    }
+
+    func drop() { lists = nil }
+}
+
 public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
     // Ces champs ne sont touchés que sous `lock` (ou avant que d’autres threads voient la promesse), et
@@ -41,8 +52,13 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         guard !(handlers.isEmpty && cancelHandlers.isEmpty && children.isEmpty) else { return }
         for child in children.all { child.forgetParent() }
         // deinit s’exécute là où disparaît la dernière référence, y compris sous le verrou d’une autre promesse.
-        // Les handlers et les enfants d’une promesse qui disparaît en attente sont donc lâchés sur la file `.promises`.
-        DispatchQueue.promises.async { withExtendedLifetime((handlers, cancelHandlers, children)) {} }
+        // Les handlers et les enfants sont donc lâchés sur la file `.promises` : retirés des champs, puis
+        // cédés par `consume` à la boîte, qui en détient désormais la seule référence.
+        lock.withLock {
+            (self.handlers, self.cancelHandlers, self.children) = (Handlers(), Handlers(), Children())
+        }
+        let leftovers = Leftovers(consume handlers, consume cancelHandlers, consume children)
+        DispatchQueue.promises.async { leftovers.drop() }
     }
 
     public convenience init(value: Value) {
@@ -108,7 +124,8 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
             let dropped = cancelHandlers
             cancelHandlers = Handlers()
             // Un enfant acquitté se retire de la liste de son parent, peu importe comment et quand, encore
-            // sous son propre verrou : un parent en train de disparaître l’attend dans son deinit.
+            // sous son propre verrou. Lire `parent` donne une référence forte temporaire : si c’est la dernière,
+            // le deinit du parent s’exécute ici (ses handlers et ses enfants partent sur `.promises`).
             return (dropped, parent?.forget(self))
         }
         // Les handlers d’annulation abandonnés et le job que le parent rend depuis `forget` ne sont lâchés
