@@ -45,7 +45,7 @@ public struct Typography: Sendable {
                 i > 0 && s[i - 1].properties.numericType == .decimal
                     && units.contains { unit in
                         let end = i + 1 + unit.count
-                        return end <= s.count && Array(s[(i + 1)..<end]) == unit
+                        return end <= s.count && s[(i + 1)..<end].elementsEqual(unit)
                             && (end == s.count
                                 || !(s[end].properties.isAlphabetic || s[end].properties.numericType != nil))
                     }
