@@ -9,8 +9,9 @@ protocol CancellableNode: AnyObject, Sendable {
     func currentChildren() -> [any CancellableNode]
     /// Rozstrzyga węzeł jako anulowany, jeśli jeszcze oczekuje.
     func settleCancelled()
-    /// Zapomina o dziecku, które zostało rozstrzygnięte; zwraca jego zlecenie, do zwolnienia poza blokadami.
-    func forget(_ child: any CancellableNode) -> Handler?
+    /// Zapomina o dziecku, które zostało rozstrzygnięte, w rodzicu tego typu pod adresem `parent`,
+    /// bez referencji do niego; zwraca zlecenie dziecka, do zwolnienia poza blokadami.
+    static func forget(_ child: any CancellableNode, in parent: UnsafeRawPointer) -> Handler?
     /// Zapomina o rodzicu, którego za chwilę nie będzie.
     func forgetParent()
 }
@@ -29,6 +30,25 @@ extension Promise: CancellableNode {
     @usableFromInline
     func forgetParent() {
         lock.withLock { parent = nil }
+    }
+}
+
+/// Rodzic widziany z dziecka: adres i typ, bez referencji. Z takiego pola Swift nie robi
+/// tymczasowej silnej referencji, której deinit rodzica mógłby nie doczekać.
+@usableFromInline
+struct ParentLink: @unchecked Sendable {
+    @usableFromInline let address: UnsafeRawPointer
+    @usableFromInline let type: any CancellableNode.Type
+
+    @inlinable
+    init<Parent: CancellableNode>(_ parent: Parent) {
+        address = UnsafeRawPointer(Unmanaged.passUnretained(parent).toOpaque())
+        type = Parent.self
+    }
+
+    @inlinable
+    func forget(_ child: any CancellableNode) -> Handler? {
+        type.forget(child, in: address)
     }
 }
 

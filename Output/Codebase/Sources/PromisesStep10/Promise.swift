@@ -16,17 +16,6 @@ public enum PromiseError: Error, Equatable, Sendable {
     case emptyInput
 }
 
-/// Handlery i dzieci znikającej obietnicy. Zwalnia je tylko `drop()`, na kolejce `.promises`.
-final class Leftovers: @unchecked Sendable {
-    private var lists: (Handlers, Handlers, Children)?
-
-    init(_ handlers: Handlers, _ cancelHandlers: Handlers, _ children: Children) {
-        lists = (handlers, cancelHandlers, children)
-    }
-
-    func drop() { lists = nil }
-}
-
 public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
     // Tych pól dotykamy tylko pod `lock` (albo zanim obietnica trafi do innych wątków), a dostępy
@@ -37,28 +26,17 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var children = Children()
     @usableFromInline @exclusivity(unchecked) var cancelHandlers = Handlers()
     /// Rodzic, na którego liście dziecko czeka; rozstrzygnięte samo się z niej wypisuje.
-    /// Bez licznika referencji: dziecko czyta to pole tylko pod własną blokadą, a rodzic,
+    /// Pole nie trzyma referencji: dziecko czyta je tylko pod własną blokadą, a rodzic,
     /// zanim zniknie, zeruje je pod tą blokadą każdemu dziecku ze swojej listy.
-    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var parent: (any CancellableNode)?
+    @usableFromInline @exclusivity(unchecked) var parent: ParentLink?
 
     @inlinable
     public init() {}
 
     deinit {
         // Dzieci, które jeszcze czekają, nie mogą już sięgnąć do rodzica, którego za chwilę nie będzie.
-        let (handlers, cancelHandlers, children) = lock.withLock {
-            (self.handlers, self.cancelHandlers, self.children)
-        }
-        guard !(handlers.isEmpty && cancelHandlers.isEmpty && children.isEmpty) else { return }
-        for child in children.all { child.forgetParent() }
-        // deinit działa tam, gdzie znika ostatnia referencja, także pod blokadą innej obietnicy. Handlery
-        // i dzieci puszczamy więc na kolejce `.promises`: zabieramy je z pól, a `consume` oddaje je
-        // pudełku, które ma odtąd jedyną referencję do nich.
-        lock.withLock {
-            (self.handlers, self.cancelHandlers, self.children) = (Handlers(), Handlers(), Children())
-        }
-        let leftovers = Leftovers(consume handlers, consume cancelHandlers, consume children)
-        DispatchQueue.promises.async { leftovers.drop() }
+        guard !lock.withLock({ children.isEmpty }) else { return }
+        for child in lock.withLock({ children.all }) { child.forgetParent() }
     }
 
     public convenience init(value: Value) {
@@ -124,8 +102,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
             let dropped = cancelHandlers
             cancelHandlers = Handlers()
             // Rozstrzygnięte dziecko – w jakikolwiek sposób i w dowolnej chwili – wypisuje się z listy
-            // rodzica, jeszcze pod własną blokadą. Odczyt `parent` daje tymczasową silną referencję: gdy
-            // okaże się ostatnia, deinit rodzica wykona się tutaj (handlery i dzieci odda kolejce `.promises`).
+            // rodzica, jeszcze pod własną blokadą: znikający rodzic czeka na nią w deinit.
             return (dropped, parent?.forget(self))
         }
         // Porzucone handlery anulowania i zlecenie, które rodzic oddał z `forget`, puszczamy dopiero za
@@ -188,15 +165,24 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         lock.withLock { children.add(child) }
     }
 
+    /// `forget` rodzica tego typu pod adresem `parent`, wywołane bez referencji do niego.
+    @usableFromInline
+    static func forget(_ child: any CancellableNode, in parent: UnsafeRawPointer) -> Handler? {
+        Unmanaged<Promise>.fromOpaque(parent)._withUnsafeGuaranteedRef { $0.forget(child) }
+    }
+
     @inlinable
     func forget(_ child: any CancellableNode) -> Handler? {
+        // Bez domknięcia i bez `withLock`: domknięcie, które chwyta `self`, może wziąć do niego silną
+        // referencję (w kompilacji debug bierze) i puścić ją dopiero za blokadą, a wtedy rodzica, którego
+        // deinit już trwa, może już nie być. Po odblokowaniu ta metoda niczego w rodzicu nie dotyka.
+        pthread_mutex_lock(lock.mutex)
+        defer { pthread_mutex_unlock(lock.mutex) }
+        children.remove(child)
         // Zlecenie dla dziecka, które już nie czeka, też nie jest potrzebne. Oddajemy je wołającemu:
         // puści je dopiero za wszystkimi blokadami, bo mogło trzymać ostatnią referencję do obiektu,
         // którego deinit sięga po blokady.
-        lock.withLock {
-            children.remove(child)
-            return handlers.remove(child: ObjectIdentifier(child))
-        }
+        return handlers.remove(child: ObjectIdentifier(child))
     }
 
     public func cancel() {

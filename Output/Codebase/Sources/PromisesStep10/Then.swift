@@ -12,7 +12,7 @@ extension Promise {
         _ job: @escaping @Sendable (Result<Value, any Error>, Promise<U>) -> Void
     ) -> Promise<U> {
         let child = Promise<U>()
-        child.parent = self
+        child.parent = ParentLink(self)
         addChild(child)
         // Zlecenie then i catch rodzic usunie, gdy dziecko rozstrzygnie się wcześniej; finally zostaje.
         runWhenSettled(on: queue, child: evenIfCancelled ? nil : ObjectIdentifier(child)) { [unowned self] in

@@ -9,8 +9,9 @@ protocol CancellableNode: AnyObject, Sendable {
     func currentChildren() -> [any CancellableNode]
     /// Bricht den Knoten ab, falls er noch aussteht.
     func settleCancelled()
-    /// Vergisst ein Kind, das abgeschlossen wurde; gibt dessen Job zurück, freizugeben außerhalb aller Sperren.
-    func forget(_ child: any CancellableNode) -> Handler?
+    /// Vergisst ein abgeschlossenes Kind im Elternteil dieses Typs an der Adresse `parent`, ohne Referenz
+    /// darauf; gibt den Job des Kindes zurück, freizugeben außerhalb aller Sperren.
+    static func forget(_ child: any CancellableNode, in parent: UnsafeRawPointer) -> Handler?
     /// Vergisst den Elternteil, der gleich verschwindet.
     func forgetParent()
 }
@@ -29,6 +30,25 @@ extension Promise: CancellableNode {
     @usableFromInline
     func forgetParent() {
         lock.withLock { parent = nil }
+    }
+}
+
+/// Der Elternteil aus der Sicht des Kindes: Adresse und Typ, ohne Referenz. Aus einem solchen Feld macht
+/// Swift keine vorübergehende starke Referenz, die das deinit des Elternteils überdauern könnte.
+@usableFromInline
+struct ParentLink: @unchecked Sendable {
+    @usableFromInline let address: UnsafeRawPointer
+    @usableFromInline let type: any CancellableNode.Type
+
+    @inlinable
+    init<Parent: CancellableNode>(_ parent: Parent) {
+        address = UnsafeRawPointer(Unmanaged.passUnretained(parent).toOpaque())
+        type = Parent.self
+    }
+
+    @inlinable
+    func forget(_ child: any CancellableNode) -> Handler? {
+        type.forget(child, in: address)
     }
 }
 

@@ -16,17 +16,6 @@ public enum PromiseError: Error, Equatable, Sendable {
     case emptyInput
 }
 
-/// Handler und Kinder eines verschwindenden Promise. Nur `drop()` gibt sie frei, auf `.promises`.
-final class Leftovers: @unchecked Sendable {
-    private var lists: (Handlers, Handlers, Children)?
-
-    init(_ handlers: Handlers, _ cancelHandlers: Handlers, _ children: Children) {
-        lists = (handlers, cancelHandlers, children)
-    }
-
-    func drop() { lists = nil }
-}
-
 public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
     // Diese Felder berühren wir nur unter `lock` (oder bevor andere Threads das Promise sehen), und die
@@ -37,28 +26,17 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var children = Children()
     @usableFromInline @exclusivity(unchecked) var cancelHandlers = Handlers()
     /// Der Elternteil, auf dessen Liste das Kind wartet; abgeschlossen trägt sich das Kind selbst aus.
-    /// Ohne Referenzzählung: Das Kind liest das Feld nur unter seiner eigenen Sperre, und der
+    /// Das Feld hält keine Referenz: Das Kind liest es nur unter seiner eigenen Sperre, und der
     /// Elternteil setzt es, bevor er verschwindet, unter dieser Sperre bei jedem Kind seiner Liste auf nil.
-    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var parent: (any CancellableNode)?
+    @usableFromInline @exclusivity(unchecked) var parent: ParentLink?
 
     @inlinable
     public init() {}
 
     deinit {
         // Kinder, die noch warten, dürfen den Elternteil, der gleich verschwindet, nicht mehr erreichen.
-        let (handlers, cancelHandlers, children) = lock.withLock {
-            (self.handlers, self.cancelHandlers, self.children)
-        }
-        guard !(handlers.isEmpty && cancelHandlers.isEmpty && children.isEmpty) else { return }
-        for child in children.all { child.forgetParent() }
-        // deinit läuft dort, wo die letzte Referenz verschwindet, auch unter der Sperre eines anderen Promise.
-        // Handler und Kinder lassen wir deshalb auf `.promises` los: Wir nehmen sie aus den Feldern,
-        // und `consume` übergibt sie der Box, die von da an die einzige Referenz darauf hält.
-        lock.withLock {
-            (self.handlers, self.cancelHandlers, self.children) = (Handlers(), Handlers(), Children())
-        }
-        let leftovers = Leftovers(consume handlers, consume cancelHandlers, consume children)
-        DispatchQueue.promises.async { leftovers.drop() }
+        guard !lock.withLock({ children.isEmpty }) else { return }
+        for child in lock.withLock({ children.all }) { child.forgetParent() }
     }
 
     public convenience init(value: Value) {
@@ -124,8 +102,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
             let dropped = cancelHandlers
             cancelHandlers = Handlers()
             // Ein abgeschlossenes Kind trägt sich aus der Liste seines Elternteils aus, wie und wann auch
-            // immer, noch unter seiner eigenen Sperre. Das Lesen von `parent` ergibt eine vorübergehende starke
-            // Referenz: Ist sie die letzte, läuft das deinit des Elternteils hier (Handler und Kinder gehen an `.promises`).
+            // immer, noch unter seiner eigenen Sperre: Ein verschwindender Elternteil wartet im deinit darauf.
             return (dropped, parent?.forget(self))
         }
         // Die verworfenen Abbruch-Handler und den Job, den der Elternteil aus `forget` zurückgibt, lassen wir
@@ -188,15 +165,24 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         lock.withLock { children.add(child) }
     }
 
+    /// `forget` des Elternteils dieses Typs an der Adresse `parent`, aufgerufen ohne Referenz darauf.
+    @usableFromInline
+    static func forget(_ child: any CancellableNode, in parent: UnsafeRawPointer) -> Handler? {
+        Unmanaged<Promise>.fromOpaque(parent)._withUnsafeGuaranteedRef { $0.forget(child) }
+    }
+
     @inlinable
     func forget(_ child: any CancellableNode) -> Handler? {
+        // Ohne Closure und ohne `withLock`: Eine Closure, die `self` einfängt, kann eine starke Referenz
+        // darauf nehmen (im Debug-Build tut sie es) und erst nach dem Entsperren freigeben, und dann kann ein
+        // Elternteil, dessen deinit schon läuft, fort sein. Nach dem Entsperren berührt die Methode nichts mehr an ihm.
+        pthread_mutex_lock(lock.mutex)
+        defer { pthread_mutex_unlock(lock.mutex) }
+        children.remove(child)
         // Den Job für ein Kind, das nicht mehr wartet, braucht es auch nicht mehr. Wir geben ihn dem Aufrufer
         // zurück, der ihn erst nach allen Sperren loslässt: Er könnte die letzte Referenz auf ein Objekt
         // halten, dessen deinit Sperren nimmt.
-        lock.withLock {
-            children.remove(child)
-            return handlers.remove(child: ObjectIdentifier(child))
-        }
+        return handlers.remove(child: ObjectIdentifier(child))
     }
 
     public func cancel() {

@@ -12,7 +12,7 @@ extension Promise {
         _ job: @escaping @Sendable (Result<Value, any Error>, Promise<U>) -> Void
     ) -> Promise<U> {
         let child = Promise<U>()
-        child.parent = self
+        child.parent = ParentLink(self)
         addChild(child)
         // Den Job von then und catch entfernt der Elternteil, wenn das Kind vorher abschließt; finally bleibt.
         runWhenSettled(on: queue, child: evenIfCancelled ? nil : ObjectIdentifier(child)) { [unowned self] in

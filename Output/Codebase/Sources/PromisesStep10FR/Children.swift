@@ -9,8 +9,9 @@ protocol CancellableNode: AnyObject, Sendable {
     func currentChildren() -> [any CancellableNode]
     /// Annule le nœud s’il est encore en attente.
     func settleCancelled()
-    /// Oublie un enfant qui a été acquitté ; rend son job, à libérer hors de tout verrou.
-    func forget(_ child: any CancellableNode) -> Handler?
+    /// Oublie un enfant acquitté dans le parent de ce type situé à l’adresse `parent`, sans référence
+    /// à lui ; rend le job de l’enfant, à libérer hors de tout verrou.
+    static func forget(_ child: any CancellableNode, in parent: UnsafeRawPointer) -> Handler?
     /// Oublie le parent, qui est sur le point de disparaître.
     func forgetParent()
 }
@@ -29,6 +30,25 @@ extension Promise: CancellableNode {
     @usableFromInline
     func forgetParent() {
         lock.withLock { parent = nil }
+    }
+}
+
+/// Le parent vu de l’enfant : son adresse et son type, sans référence. D’un tel champ, Swift ne tire
+/// pas de référence forte temporaire que le deinit du parent pourrait ne pas attendre.
+@usableFromInline
+struct ParentLink: @unchecked Sendable {
+    @usableFromInline let address: UnsafeRawPointer
+    @usableFromInline let type: any CancellableNode.Type
+
+    @inlinable
+    init<Parent: CancellableNode>(_ parent: Parent) {
+        address = UnsafeRawPointer(Unmanaged.passUnretained(parent).toOpaque())
+        type = Parent.self
+    }
+
+    @inlinable
+    func forget(_ child: any CancellableNode) -> Handler? {
+        type.forget(child, in: address)
     }
 }
 

@@ -16,17 +16,6 @@ public enum PromiseError: Error, Equatable, Sendable {
     case emptyInput
 }
 
-/// Handlers et enfants d’une promesse qui disparaît. Seul `drop()`, sur `.promises`, les libère.
-final class Leftovers: @unchecked Sendable {
-    private var lists: (Handlers, Handlers, Children)?
-
-    init(_ handlers: Handlers, _ cancelHandlers: Handlers, _ children: Children) {
-        lists = (handlers, cancelHandlers, children)
-    }
-
-    func drop() { lists = nil }
-}
-
 public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
     // Ces champs ne sont touchés que sous `lock` (ou avant que d’autres threads voient la promesse), et
@@ -37,28 +26,17 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var children = Children()
     @usableFromInline @exclusivity(unchecked) var cancelHandlers = Handlers()
     /// Le parent dans la liste duquel l’enfant attend ; une fois acquitté, l’enfant s’en retire lui-même.
-    /// Sans compteur de références : l’enfant ne lit ce champ que sous son propre verrou, et le parent,
+    /// Le champ ne détient aucune référence : l’enfant ne le lit que sous son propre verrou, et le parent,
     /// avant de disparaître, le remet à nil sous ce verrou chez chaque enfant de sa liste.
-    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var parent: (any CancellableNode)?
+    @usableFromInline @exclusivity(unchecked) var parent: ParentLink?
 
     @inlinable
     public init() {}
 
     deinit {
         // Les enfants encore en attente ne doivent plus atteindre ce parent, qui va disparaître.
-        let (handlers, cancelHandlers, children) = lock.withLock {
-            (self.handlers, self.cancelHandlers, self.children)
-        }
-        guard !(handlers.isEmpty && cancelHandlers.isEmpty && children.isEmpty) else { return }
-        for child in children.all { child.forgetParent() }
-        // deinit s’exécute là où disparaît la dernière référence, y compris sous le verrou d’une autre promesse.
-        // Les handlers et les enfants sont donc lâchés sur la file `.promises` : retirés des champs, puis
-        // cédés par `consume` à la boîte, qui en détient désormais la seule référence.
-        lock.withLock {
-            (self.handlers, self.cancelHandlers, self.children) = (Handlers(), Handlers(), Children())
-        }
-        let leftovers = Leftovers(consume handlers, consume cancelHandlers, consume children)
-        DispatchQueue.promises.async { leftovers.drop() }
+        guard !lock.withLock({ children.isEmpty }) else { return }
+        for child in lock.withLock({ children.all }) { child.forgetParent() }
     }
 
     public convenience init(value: Value) {
@@ -124,8 +102,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
             let dropped = cancelHandlers
             cancelHandlers = Handlers()
             // Un enfant acquitté se retire de la liste de son parent, peu importe comment et quand, encore
-            // sous son propre verrou. Lire `parent` donne une référence forte temporaire : si c’est la dernière,
-            // le deinit du parent s’exécute ici (ses handlers et ses enfants partent sur `.promises`).
+            // sous son propre verrou : un parent qui disparaît l’attend dans son deinit.
             return (dropped, parent?.forget(self))
         }
         // Les handlers d’annulation abandonnés et le job que le parent rend depuis `forget` ne sont lâchés
@@ -188,15 +165,24 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         lock.withLock { children.add(child) }
     }
 
+    /// Le `forget` du parent de ce type situé à l’adresse `parent`, appelé sans référence à lui.
+    @usableFromInline
+    static func forget(_ child: any CancellableNode, in parent: UnsafeRawPointer) -> Handler? {
+        Unmanaged<Promise>.fromOpaque(parent)._withUnsafeGuaranteedRef { $0.forget(child) }
+    }
+
     @inlinable
     func forget(_ child: any CancellableNode) -> Handler? {
+        // Ni fermeture ni `withLock` : une fermeture qui capture `self` peut en prendre une référence forte
+        // (en debug, elle le fait) et ne la lâcher qu’après le déverrouillage, quand un parent dont le deinit
+        // a déjà commencé peut avoir disparu. Après le déverrouillage, la méthode ne touche plus au parent.
+        pthread_mutex_lock(lock.mutex)
+        defer { pthread_mutex_unlock(lock.mutex) }
+        children.remove(child)
         // Le job d’un enfant qui n’attend plus n’est plus utile non plus. Nous le rendons à l’appelant,
         // qui ne le lâche qu’après tous les verrous : il pouvait détenir la dernière référence à un objet
         // dont le deinit prend des verrous.
-        lock.withLock {
-            children.remove(child)
-            return handlers.remove(child: ObjectIdentifier(child))
-        }
+        return handlers.remove(child: ObjectIdentifier(child))
     }
 
     public func cancel() {

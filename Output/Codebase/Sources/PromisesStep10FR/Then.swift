@@ -12,7 +12,7 @@ extension Promise {
         _ job: @escaping @Sendable (Result<Value, any Error>, Promise<U>) -> Void
     ) -> Promise<U> {
         let child = Promise<U>()
-        child.parent = self
+        child.parent = ParentLink(self)
         addChild(child)
         // Le parent retire le job de then et catch si l’enfant est acquitté avant ; celui de finally reste.
         runWhenSettled(on: queue, child: evenIfCancelled ? nil : ObjectIdentifier(child)) { [unowned self] in
