@@ -27,6 +27,9 @@ struct Handlers: Sendable {
     @inlinable
     init() {}
 
+    /// Czy nie ma żadnego zlecenia (`first` jest pusty tylko przy pustej tablicy).
+    var isEmpty: Bool { first == nil }
+
     @inlinable
     mutating func append(_ handler: Handler) {
         if first == nil { first = handler } else { more.append(handler) }

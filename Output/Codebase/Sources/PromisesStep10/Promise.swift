@@ -16,6 +16,41 @@ public enum PromiseError: Error, Equatable, Sendable {
     case emptyInput
 }
 
+/// Handlery i dzieci znikającej obietnicy. Zwalnia je `drop()`, wywołane przez `Teardown`.
+final class Leftovers {
+    private var lists: (Handlers, Handlers, Children)?
+
+    init(_ handlers: Handlers, _ cancelHandlers: Handlers, _ children: Children) {
+        lists = (handlers, cancelHandlers, children)
+    }
+
+    func drop() { lists = nil }
+}
+
+/// Zwalnia resztki znikających obietnic po kolei, nie rekurencyjnie: obietnica, która znika
+/// w trakcie, dopisuje swoje resztki do kolejki wywołania, które już działa na tym wątku.
+enum Teardown {
+    /// Kolejka wywołania `release`, które działa na tym wątku, jeśli takie jest.
+    private static let running: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    static func release(_ leftovers: Leftovers) {
+        if let raw = pthread_getspecific(running) {
+            raw.assumingMemoryBound(to: [Leftovers].self).pointee.append(leftovers)
+            return
+        }
+        var pending = [leftovers]
+        withUnsafeMutablePointer(to: &pending) { pending in
+            pthread_setspecific(running, pending)
+            while let next = pending.pointee.popLast() { next.drop() }
+            pthread_setspecific(running, nil)
+        }
+    }
+}
+
 public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
     // Tych pól dotykamy tylko pod `lock` (albo zanim obietnica trafi do innych wątków), a dostępy
@@ -34,9 +69,20 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
     public init() {}
 
     deinit {
+        let unused = lock.withLock {
+            self.handlers.isEmpty && self.cancelHandlers.isEmpty && self.children.isEmpty
+        }
+        guard !unused else { return }
+        let (handlers, cancelHandlers, children) = lock.withLock {
+            let lists = (self.handlers, self.cancelHandlers, self.children)
+            (self.handlers, self.cancelHandlers, self.children) = (Handlers(), Handlers(), Children())
+            return lists
+        }
         // Dzieci, które jeszcze czekają, nie mogą już sięgnąć do rodzica, którego za chwilę nie będzie.
-        guard !lock.withLock({ children.isEmpty }) else { return }
-        for child in lock.withLock({ children.all }) { child.forgetParent() }
+        for child in children.all { child.forgetParent() }
+        // Listy zabieramy z pól i oddajemy `Teardown`, które zwalnia kolejne ogniwa porzuconego
+        // łańcucha po kolei, zamiast schodzić rekurencyjnie o ramkę stosu głębiej na każde ogniwo.
+        Teardown.release(Leftovers(consume handlers, consume cancelHandlers, consume children))
     }
 
     public convenience init(value: Value) {
@@ -173,9 +219,9 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func forget(_ child: any CancellableNode) -> Handler? {
-        // Bez domknięcia i bez `withLock`: domknięcie, które chwyta `self`, może wziąć do niego silną
-        // referencję (w kompilacji debug bierze) i puścić ją dopiero za blokadą, a wtedy rodzica, którego
-        // deinit już trwa, może już nie być. Po odblokowaniu ta metoda niczego w rodzicu nie dotyka.
+        // Bez domknięcia i bez `withLock`: domknięcie, które przechwytuje `self`, może wziąć do niego
+        // silną referencję (w kompilacji debug bierze) i zwolnić ją dopiero za blokadą, a wtedy rodzica,
+        // którego deinit już trwa, może już nie być. Po odblokowaniu ta metoda niczego w rodzicu nie dotyka.
         pthread_mutex_lock(lock.mutex)
         defer { pthread_mutex_unlock(lock.mutex) }
         children.remove(child)

@@ -27,6 +27,9 @@ struct Handlers: Sendable {
     @inlinable
     init() {}
 
+    /// Ob es keinen Job gibt (`first` ist nur bei leerem Array leer).
+    var isEmpty: Bool { first == nil }
+
     @inlinable
     mutating func append(_ handler: Handler) {
         if first == nil { first = handler } else { more.append(handler) }

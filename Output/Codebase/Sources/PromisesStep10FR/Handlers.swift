@@ -27,6 +27,9 @@ struct Handlers: Sendable {
     @inlinable
     init() {}
 
+    /// Indique s’il n’y a aucun job (`first` n’est vide que si le tableau l’est aussi).
+    var isEmpty: Bool { first == nil }
+
     @inlinable
     mutating func append(_ handler: Handler) {
         if first == nil { first = handler } else { more.append(handler) }

@@ -16,6 +16,42 @@ public enum PromiseError: Error, Equatable, Sendable {
     case emptyInput
 }
 
+/// Handlers et enfants d’une promesse qui disparaît. `drop()`, appelé par `Teardown`, les libère.
+final class Leftovers {
+    private var lists: (Handlers, Handlers, Children)?
+
+    init(_ handlers: Handlers, _ cancelHandlers: Handlers, _ children: Children) {
+        lists = (handlers, cancelHandlers, children)
+    }
+
+    func drop() { lists = nil }
+}
+
+/// Libère l’un après l’autre, sans récursion, les restes des promesses qui disparaissent : une
+/// promesse qui disparaît en cours de route ajoute ses restes à la file de l’appel déjà en cours sur
+/// ce thread.
+enum Teardown {
+    /// La file de l’appel à `release` en cours sur ce thread, s’il y en a un.
+    private static let running: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    static func release(_ leftovers: Leftovers) {
+        if let raw = pthread_getspecific(running) {
+            raw.assumingMemoryBound(to: [Leftovers].self).pointee.append(leftovers)
+            return
+        }
+        var pending = [leftovers]
+        withUnsafeMutablePointer(to: &pending) { pending in
+            pthread_setspecific(running, pending)
+            while let next = pending.pointee.popLast() { next.drop() }
+            pthread_setspecific(running, nil)
+        }
+    }
+}
+
 public final class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
     // Ces champs ne sont touchés que sous `lock` (ou avant que d’autres threads voient la promesse), et
@@ -34,9 +70,20 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
     public init() {}
 
     deinit {
+        let unused = lock.withLock {
+            self.handlers.isEmpty && self.cancelHandlers.isEmpty && self.children.isEmpty
+        }
+        guard !unused else { return }
+        let (handlers, cancelHandlers, children) = lock.withLock {
+            let lists = (self.handlers, self.cancelHandlers, self.children)
+            (self.handlers, self.cancelHandlers, self.children) = (Handlers(), Handlers(), Children())
+            return lists
+        }
         // Les enfants encore en attente ne doivent plus atteindre ce parent, qui va disparaître.
-        guard !lock.withLock({ children.isEmpty }) else { return }
-        for child in lock.withLock({ children.all }) { child.forgetParent() }
+        for child in children.all { child.forgetParent() }
+        // Les listes sont retirées des champs et confiées à `Teardown`, qui libère les maillons d’une
+        // chaîne abandonnée l’un après l’autre, au lieu de descendre d’un cadre de pile par maillon.
+        Teardown.release(Leftovers(consume handlers, consume cancelHandlers, consume children))
     }
 
     public convenience init(value: Value) {
@@ -173,7 +220,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func forget(_ child: any CancellableNode) -> Handler? {
-        // Ni fermeture ni `withLock` : une fermeture qui capture `self` peut en prendre une référence forte
+        // Ni closure ni `withLock` : une closure qui capture `self` peut en prendre une référence forte
         // (en debug, elle le fait) et ne la lâcher qu’après le déverrouillage, quand un parent dont le deinit
         // a déjà commencé peut avoir disparu. Après le déverrouillage, la méthode ne touche plus au parent.
         pthread_mutex_lock(lock.mutex)

@@ -289,3 +289,19 @@ private func isLinked(_ child: Promise<Int>) -> Bool {
         }
     }
 }
+
+/// A dropped chain is freed link by link (step 10).
+@Suite struct TeardownTests {
+    /// Dropping a pending chain frees its links one after another (`Teardown`), not each in the
+    /// deinit of the one before: steps 3-9 overflow the stack here, one nested deinit per link.
+    @Test func droppingAPendingChainOfAHundredThousandLinksDoesNotOverflowTheStack() {
+        weak var lastLink: Promise<Int>?
+        do {
+            let root = Promise<Int>()
+            var last = root
+            for _ in 0..<100_000 { last = last.then { $0 + 1 } }
+            lastLink = last
+        }
+        #expect(lastLink == nil, "the chain outlived its root")
+    }
+}
