@@ -33,7 +33,7 @@ extension Promise: CancellableNode {
     }
 }
 
-/// Rodzic widziany z dziecka: adres i typ, bez referencji. Z takiego pola Swift nie robi
+/// Rodzic widziany z dziecka: adres i typ, bez referencji. Odczyt takiego pola nie daje
 /// tymczasowej silnej referencji, której deinit rodzica mógłby nie doczekać.
 @usableFromInline
 struct ParentLink: @unchecked Sendable {

@@ -33,8 +33,8 @@ extension Promise: CancellableNode {
     }
 }
 
-/// Der Elternteil aus der Sicht des Kindes: Adresse und Typ, ohne Referenz. Aus einem solchen Feld macht
-/// Swift keine vorübergehende starke Referenz, die das deinit des Elternteils überdauern könnte.
+/// Der Elternteil aus der Sicht des Kindes: Adresse und Typ, ohne Referenz. Das Lesen eines solchen
+/// Felds ergibt keine vorübergehende starke Referenz, die das deinit des Elternteils überdauern könnte.
 @usableFromInline
 struct ParentLink: @unchecked Sendable {
     @usableFromInline let address: UnsafeRawPointer

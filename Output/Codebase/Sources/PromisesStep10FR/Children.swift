@@ -33,7 +33,7 @@ extension Promise: CancellableNode {
     }
 }
 
-/// Le parent vu de l’enfant : son adresse et son type, sans référence. D’un tel champ, Swift ne tire
+/// Le parent vu de l’enfant : son adresse et son type, sans référence. Lire un tel champ ne crée
 /// pas de référence forte temporaire que le deinit du parent pourrait ne pas attendre.
 @usableFromInline
 struct ParentLink: @unchecked Sendable {
