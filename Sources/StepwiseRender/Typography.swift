@@ -69,7 +69,7 @@ public struct Typography: Sendable {
 
     /// The rules of `language` in the rules file at `file` (none for a language without a list).
     /// Every language's rules are read: a file that is no JSON, or a rule that does not say
-    /// where its space stands or what replaces it, is an error at its line.
+    /// where its space stands or what replaces it, or whose list is empty, is an error at its line.
     public init(language: String, file: String) throws(DiagnosticError) {
         let (entries, data) = try JSONFile.decode([String: [RuleEntry]].self, file: file)
         var rules: [Rule] = []
@@ -105,6 +105,13 @@ public struct Typography: Sendable {
             throw DiagnosticError(
                 .error(
                     "a rule says where its space stands with one of \"before\", \"after\", \"afterOneLetterWord\" or \"beforeUnit\"",
+                    at: SourceLocation(file: file, line: line)))
+        }
+        let listed = [entry.before, entry.after, entry.afterOneLetterWord, entry.beforeUnit].compactMap { $0 }
+        guard listed.allSatisfy({ $0.contains { !$0.isWhitespace } }) else {
+            throw DiagnosticError(
+                .error(
+                    "a rule's list of characters, letters or units is empty, so it would never apply",
                     at: SourceLocation(file: file, line: line)))
         }
         return Rule(place: place, replacement: replacement)

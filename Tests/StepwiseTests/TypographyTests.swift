@@ -87,8 +87,8 @@ struct TypographyTests {
         #expect(rules.apply("pes a") == "pes a", "a last word has no space to keep")
     }
 
-    /// The rules are data: a file that is no JSON, or a rule that does not say what it does,
-    /// is an error at its line.
+    /// The rules are data: a file that is no JSON, or a rule that does not say what it does or
+    /// whose list is empty (it would never apply), is an error at its line.
     @Test func aMalformedRulesFileIsAnErrorAtItsLine() throws {
         let sandbox = try Sandbox()
         let file = sandbox.root.appendingPathComponent("typography.json").path
@@ -100,6 +100,8 @@ struct TypographyTests {
             ),
             ("{\n  \"cs\": [\n    { \"space\": \"no-break\" }\n  ]\n}\n", 2, "one of \"before\""),
             ("{\n  \"fr\": [],\n  \"cs\": [\n    { \"before\": \":\" }\n  ]\n}\n", 3, "no \"space\""),
+            ("{\n  \"pl\": [\n    { \"space\": \"no-break\", \"beforeUnit\": \" \" }\n  ]\n}\n", 2, "is empty"),
+            ("{\n  \"fr\": [],\n  \"cs\": [\n    { \"space\": \"no-break\", \"after\": \"\" }\n  ]\n}\n", 3, "is empty"),
         ]
         for (text, line, message) in cases {
             try text.write(toFile: file, atomically: true, encoding: .utf8)
