@@ -101,7 +101,10 @@ struct TypographyTests {
             ("{\n  \"cs\": [\n    { \"space\": \"no-break\" }\n  ]\n}\n", 2, "one of \"before\""),
             ("{\n  \"fr\": [],\n  \"cs\": [\n    { \"before\": \":\" }\n  ]\n}\n", 3, "no \"space\""),
             ("{\n  \"pl\": [\n    { \"space\": \"no-break\", \"beforeUnit\": \" \" }\n  ]\n}\n", 2, "is empty"),
-            ("{\n  \"fr\": [],\n  \"cs\": [\n    { \"space\": \"no-break\", \"after\": \"\" }\n  ]\n}\n", 3, "is empty"),
+            (
+                "{\n  \"fr\": [],\n  \"cs\": [\n    { \"space\": \"no-break\", \"after\": \"\" }\n  ]\n}\n", 3,
+                "is empty"
+            ),
         ]
         for (text, line, message) in cases {
             try text.write(toFile: file, atomically: true, encoding: .utf8)
