@@ -289,8 +289,9 @@ private func isLinked(_ child: Promise<Int>) -> Bool {
 
 /// A dropped chain is freed link by link (step 10).
 @Suite struct TeardownTests {
-    /// Dropping a pending chain frees its links one after another (`Teardown`), not each in the
-    /// deinit of the one before: steps 3-9 overflow the stack here, one nested deinit per link.
+    /// Dropping a pending chain frees its links one after another (`Teardown`), not each inside the
+    /// release of the one before (a program dropping such a chain overflowed the stack with the code
+    /// of steps 3-9, and this test crashed on step 10 before `Teardown`).
     @Test func droppingAPendingChainOfAHundredThousandLinksDoesNotOverflowTheStack() {
         weak var lastLink: Promise<Int>?
         do {
@@ -300,5 +301,35 @@ private func isLinked(_ child: Promise<Int>) -> Bool {
             lastLink = last
         }
         #expect(lastLink == nil, "the chain outlived its root")
+    }
+}
+
+/// Removing executed entries from the trampoline releases what their handlers captured; a deinit
+/// there may settle a promise with a handler on the same queue (step 10: its job goes to the
+/// mailbox; appended during `removeFirst` it corrupted the array and crashed the process).
+@Suite struct TrampolineTests {
+    @Test func aJobReleasedByTheTrampolineMaySettleAPromiseOnTheSameQueue() throws {
+        final class Settler: @unchecked Sendable {
+            let promise: Promise<Int>
+            init(_ promise: Promise<Int>) { self.promise = promise }
+            deinit { promise.fulfill(2) }
+        }
+        for _ in 0..<200 {
+            let queue = DispatchQueue(label: "trampoline")
+            let other = Promise<Int>()
+            let ran = other.then(on: queue) { $0 }
+            let first = Promise<Int>()
+            do {
+                // Only this handler holds the settler: it goes when the trampoline removes the entry.
+                let settler = Settler(other)
+                first.then(on: queue) { value in withExtendedLifetime(settler) { value } }
+            }
+            first.then(on: queue) { $0 }
+            // Settled by a handler on `queue`, `first` sends both jobs to that drain's trampoline.
+            let start = Promise<Int>()
+            start.then(on: queue) { _ in first.fulfill(1) }
+            start.fulfill(0)
+            #expect(try ran.get(timeout: .seconds(10)) == 2)
+        }
     }
 }

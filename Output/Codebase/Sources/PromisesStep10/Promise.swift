@@ -28,9 +28,9 @@ final class Leftovers {
 }
 
 /// Zwalnia resztki znikających obietnic po kolei, nie rekurencyjnie: obietnica, która znika
-/// w trakcie, dopisuje swoje resztki do kolejki wywołania, które już działa na tym wątku.
+/// w trakcie, dopisuje swoje resztki do listy wywołania, które już działa na tym wątku.
 enum Teardown {
-    /// Kolejka wywołania `release`, które działa na tym wątku, jeśli takie jest.
+    /// Lista wywołania `release`, które działa na tym wątku, jeśli takie jest.
     private static let running: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)

@@ -18,6 +18,9 @@ enum Scheduler {
     private struct Trampoline {
         let queue: DispatchQueue
         var jobs: [Job] = []
+        /// Prawda, gdy `run` usuwa wykonane zlecenia: dopisanie do tablicy w trakcie `removeFirst`
+        /// zepsułoby ją, a deinit czegoś, co przechwyciły, może właśnie wtedy rozstrzygnąć obietnicę.
+        var removing = false
     }
 
     private static let running: pthread_key_t = {
@@ -31,7 +34,7 @@ enum Scheduler {
     static func schedule(_ handler: Handler, owner: any AnyObject & Sendable) {
         if let raw = pthread_getspecific(running) {
             let trampoline = raw.assumingMemoryBound(to: Trampoline.self)
-            if trampoline.pointee.queue === handler.queue {
+            if trampoline.pointee.queue === handler.queue, !trampoline.pointee.removing {
                 trampoline.pointee.jobs.append((handler, owner))
                 return
             }
@@ -116,10 +119,18 @@ enum Scheduler {
             budget -= 1
             withExtendedLifetime(job.owner) { job.handler.job() }
             if next >= 1_024 || next == trampoline.pointee.jobs.count {
-                trampoline.pointee.jobs.removeFirst(next)
+                removeDone(next, from: trampoline)
                 next = 0
             }
         }
-        trampoline.pointee.jobs.removeFirst(next)
+        removeDone(next, from: trampoline)
+    }
+
+    /// Usuwa z trampoliny `count` wykonanych zleceń; zlecenia zaplanowane w tym czasie trafiają
+    /// do skrzynki.
+    private static func removeDone(_ count: Int, from trampoline: UnsafeMutablePointer<Trampoline>) {
+        trampoline.pointee.removing = true
+        trampoline.pointee.jobs.removeFirst(count)
+        trampoline.pointee.removing = false
     }
 }

@@ -29,10 +29,10 @@ final class Leftovers {
 }
 
 /// Gibt die Reste verschwindender Promises nacheinander frei, nicht rekursiv: Ein Promise, das
-/// dabei verschwindet, hängt seine Reste an die Warteschlange des Aufrufs, der auf diesem Thread
-/// schon läuft.
+/// dabei verschwindet, hängt seine Reste an die Liste des Aufrufs, der auf diesem Thread schon
+/// läuft.
 enum Teardown {
-    /// Die Warteschlange des Aufrufs von `release`, der auf diesem Thread läuft, falls es einen gibt.
+    /// Die Liste des Aufrufs von `release`, der auf diesem Thread läuft, falls es einen gibt.
     private static let running: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)

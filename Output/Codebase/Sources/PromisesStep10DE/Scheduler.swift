@@ -18,6 +18,10 @@ enum Scheduler {
     private struct Trampoline {
         let queue: DispatchQueue
         var jobs: [Job] = []
+        /// Wahr, während `run` ausgeführte Jobs entfernt: Ein Anhängen mitten in `removeFirst` würde das
+        /// Array beschädigen, und das deinit von etwas, das sie eingefangen haben, kann gerade dann ein Promise
+        /// abschließen.
+        var removing = false
     }
 
     private static let running: pthread_key_t = {
@@ -31,7 +35,7 @@ enum Scheduler {
     static func schedule(_ handler: Handler, owner: any AnyObject & Sendable) {
         if let raw = pthread_getspecific(running) {
             let trampoline = raw.assumingMemoryBound(to: Trampoline.self)
-            if trampoline.pointee.queue === handler.queue {
+            if trampoline.pointee.queue === handler.queue, !trampoline.pointee.removing {
                 trampoline.pointee.jobs.append((handler, owner))
                 return
             }
@@ -116,10 +120,17 @@ enum Scheduler {
             budget -= 1
             withExtendedLifetime(job.owner) { job.handler.job() }
             if next >= 1_024 || next == trampoline.pointee.jobs.count {
-                trampoline.pointee.jobs.removeFirst(next)
+                removeDone(next, from: trampoline)
                 next = 0
             }
         }
-        trampoline.pointee.jobs.removeFirst(next)
+        removeDone(next, from: trampoline)
+    }
+
+    /// Entfernt `count` ausgeführte Jobs vom Trampolin; in dieser Zeit eingeplante Jobs kommen ins Postfach.
+    private static func removeDone(_ count: Int, from trampoline: UnsafeMutablePointer<Trampoline>) {
+        trampoline.pointee.removing = true
+        trampoline.pointee.jobs.removeFirst(count)
+        trampoline.pointee.removing = false
     }
 }

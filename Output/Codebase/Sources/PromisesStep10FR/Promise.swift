@@ -28,10 +28,10 @@ final class Leftovers {
 }
 
 /// Libère l’un après l’autre, sans récursion, les restes des promesses qui disparaissent : une
-/// promesse qui disparaît en cours de route ajoute ses restes à la file de l’appel déjà en cours sur
-/// ce thread.
+/// promesse qui disparaît en cours de route ajoute ses restes à la liste de l’appel déjà en cours
+/// sur ce thread.
 enum Teardown {
-    /// La file de l’appel à `release` en cours sur ce thread, s’il y en a un.
+    /// La liste de l’appel à `release` en cours sur ce thread, s’il y en a un.
     private static let running: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)

@@ -18,6 +18,10 @@ enum Scheduler {
     private struct Trampoline {
         let queue: DispatchQueue
         var jobs: [Job] = []
+        /// Vrai pendant que `run` retire des jobs exécutés : un ajout en plein `removeFirst` corromprait
+        /// le tableau, et le deinit d’un objet qu’ils ont capturé peut justement acquitter une promesse à ce
+        /// moment-là.
+        var removing = false
     }
 
     private static let running: pthread_key_t = {
@@ -31,7 +35,7 @@ enum Scheduler {
     static func schedule(_ handler: Handler, owner: any AnyObject & Sendable) {
         if let raw = pthread_getspecific(running) {
             let trampoline = raw.assumingMemoryBound(to: Trampoline.self)
-            if trampoline.pointee.queue === handler.queue {
+            if trampoline.pointee.queue === handler.queue, !trampoline.pointee.removing {
                 trampoline.pointee.jobs.append((handler, owner))
                 return
             }
@@ -116,10 +120,18 @@ enum Scheduler {
             budget -= 1
             withExtendedLifetime(job.owner) { job.handler.job() }
             if next >= 1_024 || next == trampoline.pointee.jobs.count {
-                trampoline.pointee.jobs.removeFirst(next)
+                removeDone(next, from: trampoline)
                 next = 0
             }
         }
-        trampoline.pointee.jobs.removeFirst(next)
+        removeDone(next, from: trampoline)
+    }
+
+    /// Retire du trampoline `count` jobs exécutés ; les jobs planifiés pendant ce temps vont dans la
+    /// boîte aux lettres.
+    private static func removeDone(_ count: Int, from trampoline: UnsafeMutablePointer<Trampoline>) {
+        trampoline.pointee.removing = true
+        trampoline.pointee.jobs.removeFirst(count)
+        trampoline.pointee.removing = false
     }
 }
