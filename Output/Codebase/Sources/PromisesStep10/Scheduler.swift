@@ -18,9 +18,10 @@ enum Scheduler {
     private struct Trampoline {
         let queue: DispatchQueue
         var jobs: [Job] = []
-        /// Prawda, gdy `run` usuwa wykonane zlecenia: dopisanie do tablicy w trakcie `removeFirst`
-        /// zepsułoby ją, a deinit czegoś, co przechwyciły, może właśnie wtedy rozstrzygnąć obietnicę.
-        var removing = false
+        /// Prawda, gdy wykonuje się handler z tej kolejki. Na trampolinę trafia tylko to, co zaplanuje
+        /// handler; zlecenie zaplanowane poza nim, np. przez deinit czegoś, co blok opróżniający właśnie
+        /// zwalnia, idzie do skrzynki: trampoliny nikt mógłby już nie opróżnić.
+        var handlerRunning = false
     }
 
     private static let running: pthread_key_t = {
@@ -34,7 +35,7 @@ enum Scheduler {
     static func schedule(_ handler: Handler, owner: any AnyObject & Sendable) {
         if let raw = pthread_getspecific(running) {
             let trampoline = raw.assumingMemoryBound(to: Trampoline.self)
-            if trampoline.pointee.queue === handler.queue, !trampoline.pointee.removing {
+            if trampoline.pointee.queue === handler.queue, trampoline.pointee.handlerRunning {
                 trampoline.pointee.jobs.append((handler, owner))
                 return
             }
@@ -110,27 +111,26 @@ enum Scheduler {
     private static func run(
         _ job: Job, _ trampoline: UnsafeMutablePointer<Trampoline>, budget: inout Int
     ) {
-        withExtendedLifetime(job.owner) { job.handler.job() }
+        runHandler(of: job, trampoline)
         budget -= 1
         var next = 0
         while next < trampoline.pointee.jobs.count, budget > 0 {
             let job = trampoline.pointee.jobs[next]
             next += 1
             budget -= 1
-            withExtendedLifetime(job.owner) { job.handler.job() }
+            runHandler(of: job, trampoline)
             if next >= 1_024 || next == trampoline.pointee.jobs.count {
-                removeDone(next, from: trampoline)
+                trampoline.pointee.jobs.removeFirst(next)
                 next = 0
             }
         }
-        removeDone(next, from: trampoline)
+        trampoline.pointee.jobs.removeFirst(next)
     }
 
-    /// Usuwa z trampoliny `count` wykonanych zleceń; zlecenia zaplanowane w tym czasie trafiają
-    /// do skrzynki.
-    private static func removeDone(_ count: Int, from trampoline: UnsafeMutablePointer<Trampoline>) {
-        trampoline.pointee.removing = true
-        trampoline.pointee.jobs.removeFirst(count)
-        trampoline.pointee.removing = false
+    /// Wykonuje handler zlecenia; to, co zaplanuje on na tę kolejkę, trafia na trampolinę.
+    private static func runHandler(of job: Job, _ trampoline: UnsafeMutablePointer<Trampoline>) {
+        trampoline.pointee.handlerRunning = true
+        withExtendedLifetime(job.owner) { job.handler.job() }
+        trampoline.pointee.handlerRunning = false
     }
 }

@@ -18,10 +18,10 @@ enum Scheduler {
     private struct Trampoline {
         let queue: DispatchQueue
         var jobs: [Job] = []
-        /// Wahr, während `run` ausgeführte Jobs entfernt: Ein Anhängen mitten in `removeFirst` würde das
-        /// Array beschädigen, und das deinit von etwas, das sie eingefangen haben, kann gerade dann ein Promise
-        /// abschließen.
-        var removing = false
+        /// Wahr, während ein Handler dieser Queue läuft. Aufs Trampolin kommt nur, was der Handler
+        /// einplant; ein Job, der außerhalb eingeplant wird, etwa vom deinit eines Objekts, das der
+        /// Drain-Block gerade freigibt, kommt ins Postfach: Das Trampolin leerte vielleicht niemand mehr.
+        var handlerRunning = false
     }
 
     private static let running: pthread_key_t = {
@@ -35,7 +35,7 @@ enum Scheduler {
     static func schedule(_ handler: Handler, owner: any AnyObject & Sendable) {
         if let raw = pthread_getspecific(running) {
             let trampoline = raw.assumingMemoryBound(to: Trampoline.self)
-            if trampoline.pointee.queue === handler.queue, !trampoline.pointee.removing {
+            if trampoline.pointee.queue === handler.queue, trampoline.pointee.handlerRunning {
                 trampoline.pointee.jobs.append((handler, owner))
                 return
             }
@@ -111,26 +111,26 @@ enum Scheduler {
     private static func run(
         _ job: Job, _ trampoline: UnsafeMutablePointer<Trampoline>, budget: inout Int
     ) {
-        withExtendedLifetime(job.owner) { job.handler.job() }
+        runHandler(of: job, trampoline)
         budget -= 1
         var next = 0
         while next < trampoline.pointee.jobs.count, budget > 0 {
             let job = trampoline.pointee.jobs[next]
             next += 1
             budget -= 1
-            withExtendedLifetime(job.owner) { job.handler.job() }
+            runHandler(of: job, trampoline)
             if next >= 1_024 || next == trampoline.pointee.jobs.count {
-                removeDone(next, from: trampoline)
+                trampoline.pointee.jobs.removeFirst(next)
                 next = 0
             }
         }
-        removeDone(next, from: trampoline)
+        trampoline.pointee.jobs.removeFirst(next)
     }
 
-    /// Entfernt `count` ausgeführte Jobs vom Trampolin; in dieser Zeit eingeplante Jobs kommen ins Postfach.
-    private static func removeDone(_ count: Int, from trampoline: UnsafeMutablePointer<Trampoline>) {
-        trampoline.pointee.removing = true
-        trampoline.pointee.jobs.removeFirst(count)
-        trampoline.pointee.removing = false
+    /// Führt den Handler eines Jobs aus; was er auf dieser Queue einplant, kommt aufs Trampolin.
+    private static func runHandler(of job: Job, _ trampoline: UnsafeMutablePointer<Trampoline>) {
+        trampoline.pointee.handlerRunning = true
+        withExtendedLifetime(job.owner) { job.handler.job() }
+        trampoline.pointee.handlerRunning = false
     }
 }

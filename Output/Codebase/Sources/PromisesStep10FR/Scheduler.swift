@@ -18,10 +18,10 @@ enum Scheduler {
     private struct Trampoline {
         let queue: DispatchQueue
         var jobs: [Job] = []
-        /// Vrai pendant que `run` retire des jobs exécutés : un ajout en plein `removeFirst` corromprait
-        /// le tableau, et le deinit d’un objet qu’ils ont capturé peut justement acquitter une promesse à ce
-        /// moment-là.
-        var removing = false
+        /// Vrai pendant qu’un handler de cette file s’exécute. Seul ce que planifie le handler va sur le
+        /// trampoline ; un job planifié hors de lui, par exemple par le deinit d’un objet que le bloc de
+        /// vidage libère, va dans la boîte aux lettres : plus personne ne viderait peut-être le trampoline.
+        var handlerRunning = false
     }
 
     private static let running: pthread_key_t = {
@@ -35,7 +35,7 @@ enum Scheduler {
     static func schedule(_ handler: Handler, owner: any AnyObject & Sendable) {
         if let raw = pthread_getspecific(running) {
             let trampoline = raw.assumingMemoryBound(to: Trampoline.self)
-            if trampoline.pointee.queue === handler.queue, !trampoline.pointee.removing {
+            if trampoline.pointee.queue === handler.queue, trampoline.pointee.handlerRunning {
                 trampoline.pointee.jobs.append((handler, owner))
                 return
             }
@@ -111,27 +111,26 @@ enum Scheduler {
     private static func run(
         _ job: Job, _ trampoline: UnsafeMutablePointer<Trampoline>, budget: inout Int
     ) {
-        withExtendedLifetime(job.owner) { job.handler.job() }
+        runHandler(of: job, trampoline)
         budget -= 1
         var next = 0
         while next < trampoline.pointee.jobs.count, budget > 0 {
             let job = trampoline.pointee.jobs[next]
             next += 1
             budget -= 1
-            withExtendedLifetime(job.owner) { job.handler.job() }
+            runHandler(of: job, trampoline)
             if next >= 1_024 || next == trampoline.pointee.jobs.count {
-                removeDone(next, from: trampoline)
+                trampoline.pointee.jobs.removeFirst(next)
                 next = 0
             }
         }
-        removeDone(next, from: trampoline)
+        trampoline.pointee.jobs.removeFirst(next)
     }
 
-    /// Retire du trampoline `count` jobs exécutés ; les jobs planifiés pendant ce temps vont dans la
-    /// boîte aux lettres.
-    private static func removeDone(_ count: Int, from trampoline: UnsafeMutablePointer<Trampoline>) {
-        trampoline.pointee.removing = true
-        trampoline.pointee.jobs.removeFirst(count)
-        trampoline.pointee.removing = false
+    /// Exécute le handler d’un job ; ce qu’il planifie sur cette file va sur le trampoline.
+    private static func runHandler(of job: Job, _ trampoline: UnsafeMutablePointer<Trampoline>) {
+        trampoline.pointee.handlerRunning = true
+        withExtendedLifetime(job.owner) { job.handler.job() }
+        trampoline.pointee.handlerRunning = false
     }
 }

@@ -307,16 +307,20 @@ private func isLinked(_ child: Promise<Int>) -> Bool {
     }
 }
 
-/// Removing executed entries from the trampoline releases what their handlers captured; a deinit
-/// there may settle a promise with a handler on the same queue (step 10: its job goes to the
-/// mailbox; appended during `removeFirst` it corrupted the array and crashed the process).
+/// Fulfils `promise` with 2 when it goes: a handler that captures it lets it go when the drain
+/// releases the handler's job.
+private final class Settler: @unchecked Sendable {
+    let promise: Promise<Int>
+    init(_ promise: Promise<Int>) { self.promise = promise }
+    deinit { promise.fulfill(2) }
+}
+
+/// A drain releases the jobs it ran: trampoline entries as it removes them, a mailbox batch after
+/// taking the next. A deinit there may settle a promise with a handler on the same queue; its job
+/// goes to the mailbox (step 10). On the trampoline it corrupted the array in the middle of
+/// `removeFirst` (the process crashed), or stayed on a trampoline no one drained (it never ran).
 @Suite struct TrampolineTests {
     @Test func aJobReleasedByTheTrampolineMaySettleAPromiseOnTheSameQueue() throws {
-        final class Settler: @unchecked Sendable {
-            let promise: Promise<Int>
-            init(_ promise: Promise<Int>) { self.promise = promise }
-            deinit { promise.fulfill(2) }
-        }
         for _ in 0..<200 {
             let queue = DispatchQueue(label: "trampoline")
             let other = Promise<Int>()
@@ -334,5 +338,20 @@ private func isLinked(_ child: Promise<Int>) -> Bool {
             start.fulfill(0)
             #expect(try ran.get(timeout: .seconds(10)) == 2)
         }
+    }
+
+    @Test func aJobReleasedWithItsBatchMaySettleAPromiseOnTheSameQueue() throws {
+        let queue = DispatchQueue(label: "batch")
+        let other = Promise<Int>()
+        let ran = other.then(on: queue) { $0 }
+        let first = Promise<Int>()
+        do {
+            let settler = Settler(other)
+            first.then(on: queue) { value in withExtendedLifetime(settler) { value } }
+        }
+        // Settled from outside the queue: the job goes to the mailbox, and the drain lets go of
+        // its batch, and of the settler, after it has found the mailbox empty.
+        first.fulfill(1)
+        #expect(try ran.get(timeout: .seconds(10)) == 2)
     }
 }
