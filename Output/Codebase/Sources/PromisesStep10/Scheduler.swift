@@ -20,7 +20,7 @@ enum Scheduler {
         var jobs: [Job] = []
         /// Prawda, gdy wykonuje się handler z tej kolejki. Na trampolinę trafia tylko to, co zaplanuje
         /// handler; zlecenie zaplanowane poza nim, np. przez deinit czegoś, co blok opróżniający właśnie
-        /// zwalnia, idzie do skrzynki: trampoliny nikt mógłby już nie opróżnić.
+        /// zwalnia, idzie do skrzynki: trampoliny mógłby już nikt nie opróżnić.
         var handlerRunning = false
     }
 
