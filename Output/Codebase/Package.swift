@@ -190,6 +190,12 @@ let package = Package(
         .testTarget(name: "PromisesStep10DETests", dependencies: ["PromisesStep10DE"]),
         .target(name: "PromisesStep10FR"),
         .testTarget(name: "PromisesStep10FRTests", dependencies: ["PromisesStep10FR"]),
+        .target(name: "PromisesStep11"),
+        .testTarget(name: "PromisesStep11Tests", dependencies: ["PromisesStep11"]),
+        .target(name: "PromisesStep11DE"),
+        .testTarget(name: "PromisesStep11DETests", dependencies: ["PromisesStep11DE"]),
+        .target(name: "PromisesStep11FR"),
+        .testTarget(name: "PromisesStep11FRTests", dependencies: ["PromisesStep11FR"]),
         .executableTarget(
             name: "AsyncFetchLesson",
             dependencies: [
@@ -288,6 +294,9 @@ let package = Package(
                 "PromisesStep10",
                 "PromisesStep10DE",
                 "PromisesStep10FR",
+                "PromisesStep11",
+                "PromisesStep11DE",
+                "PromisesStep11FR",
             ]
         ),
         .executableTarget(
@@ -307,7 +316,7 @@ let package = Package(
         .executableTarget(
             name: "PromisesBenchmark",
             dependencies: [
-                "PromisesStep10",
+                "PromisesStep11",
             ]
         ),
     ],

@@ -34,6 +34,9 @@ import PromisesStep09FR
 import PromisesStep10
 import PromisesStep10DE
 import PromisesStep10FR
+import PromisesStep11
+import PromisesStep11DE
+import PromisesStep11FR
 
 /// A step's program, as the tutorial writes it: `demo(locale:)`.
 typealias Program = @Sendable (Locale) async throws -> Void
@@ -50,6 +53,7 @@ let programs: [Int: [String: Program]] = [
     8: ["pl": PromisesStep08.demo(locale:), "de": PromisesStep08DE.demo(locale:), "fr": PromisesStep08FR.demo(locale:)],  // combinators
     9: ["pl": PromisesStep09.demo(locale:), "de": PromisesStep09DE.demo(locale:), "fr": PromisesStep09FR.demo(locale:)],  // async-await
     10: ["pl": PromisesStep10.demo(locale:), "de": PromisesStep10DE.demo(locale:), "fr": PromisesStep10FR.demo(locale:)],  // performance
+    11: ["pl": PromisesStep11.demo(locale:), "de": PromisesStep11DE.demo(locale:), "fr": PromisesStep11FR.demo(locale:)],  // scheduler
 ]
 
 /// The tutorial's languages, in its manifest's order.

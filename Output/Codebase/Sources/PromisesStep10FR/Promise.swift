@@ -141,10 +141,12 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
             result = outcome
             for waiter in waiters { waiter.signal() }
             waiters = []
-            handlers.forEach { Scheduler.schedule($0, owner: self) }
+            handlers.forEach { handler in
+                handler.queue.async { withExtendedLifetime(self) { handler.job() } }
+            }
             handlers = Handlers()
             if case .failure(PromiseError.cancelled) = outcome {
-                cancelHandlers.forEach { Scheduler.schedule($0, owner: self) }
+                cancelHandlers.forEach { $0.queue.async(execute: $0.job) }
             }
             let dropped = cancelHandlers
             cancelHandlers = Handlers()
@@ -193,7 +195,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
             if result == nil {
                 handlers.append(handler)
             } else {
-                Scheduler.dispatch(handler, owner: self)
+                handler.queue.async { withExtendedLifetime(self) { handler.job() } }
             }
         }
     }
@@ -253,7 +255,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
             case nil:
                 cancelHandlers.append(Handler(queue: queue, job: handler))
             case .failure(PromiseError.cancelled):
-                Scheduler.dispatch(Handler(queue: queue, job: handler), owner: self)
+                queue.async(execute: handler)
             default:
                 break
             }
