@@ -45,4 +45,32 @@ extension Array where Element: Sendable {
             return results.map { $0! }
         }
     }
+
+    /// `transform` of every element, at most `limit` at a time, the results in the array's
+    /// order; `finished` is told how many are done each time one ends. For work that waits on
+    /// other processes (the cooperative pool does not bound it): verification runs the steps'
+    /// programs this way, as many at once as the machine has cores.
+    public func concurrentMap<Result: Sendable>(
+        limit: Int, finished: (Int) -> Void = { _ in },
+        _ transform: @escaping @Sendable (Element) async throws -> Result
+    ) async throws -> [Result] {
+        try await withThrowingTaskGroup(of: (Int, Result).self) { group in
+            var results = [Result?](repeating: nil, count: count)
+            var done = 0
+            for (index, element) in enumerated() {
+                if index >= Swift.max(limit, 1), let (index, result) = try await group.next() {
+                    results[index] = result
+                    done += 1
+                    finished(done)
+                }
+                group.addTask { (index, try await transform(element)) }
+            }
+            for try await (index, result) in group {
+                results[index] = result
+                done += 1
+                finished(done)
+            }
+            return results.map { $0! }
+        }
+    }
 }
