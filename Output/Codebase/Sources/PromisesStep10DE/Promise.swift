@@ -16,8 +16,8 @@ public enum PromiseError: Error, Equatable, Sendable {
     case emptyInput
 }
 
-/// Handler und Kinder eines verschwindenden Promise. Frei gibt sie `drop()`, aufgerufen von
-/// `Teardown`.
+/// Handler und Kinder eines verschwindenden Promise. Freigegeben werden sie von `drop()`, das
+/// `Teardown` aufruft.
 final class Leftovers {
     private var lists: (Handlers, Handlers, Children)?
 
@@ -224,7 +224,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
     @inlinable
     func forget(_ child: any CancellableNode) -> Handler? {
         // Ohne Closure und ohne `withLock`: Eine Closure, die `self` einfängt, kann eine starke Referenz
-        // darauf nehmen (im Debug-Build tut sie es) und erst nach dem Entsperren freigeben, und dann kann ein
+        // darauf halten (im Debug-Build tut sie es) und erst nach dem Entsperren freigeben, und dann kann ein
         // Elternteil, dessen deinit schon läuft, fort sein. Nach dem Entsperren berührt die Methode nichts mehr an ihm.
         pthread_mutex_lock(lock.mutex)
         defer { pthread_mutex_unlock(lock.mutex) }

@@ -219,8 +219,8 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func forget(_ child: any CancellableNode) -> Handler? {
-        // Bez domknięcia i bez `withLock`: domknięcie, które przechwytuje `self`, może wziąć do niego
-        // silną referencję (w kompilacji debug bierze) i zwolnić ją dopiero za blokadą, a wtedy rodzica,
+        // Bez domknięcia i bez `withLock`: domknięcie, które przechwytuje `self`, może trzymać go silną
+        // referencją (w kompilacji debug trzyma) i zwolnić ją dopiero za blokadą, a wtedy rodzica,
         // którego deinit już trwa, może już nie być. Po odblokowaniu ta metoda niczego w rodzicu nie dotyka.
         pthread_mutex_lock(lock.mutex)
         defer { pthread_mutex_unlock(lock.mutex) }

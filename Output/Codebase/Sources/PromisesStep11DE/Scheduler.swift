@@ -20,7 +20,7 @@ enum Scheduler {
         var jobs: [Job] = []
         /// Wahr, während ein Handler dieser Queue läuft. Aufs Trampolin kommt nur, was der Handler
         /// einplant; ein Job, der außerhalb eingeplant wird, etwa vom deinit eines Objekts, das der
-        /// Drain-Block gerade freigibt, kommt ins Postfach: Das Trampolin leerte vielleicht niemand mehr.
+        /// Drain-Block gerade freigibt, kommt ins Postfach: Das Trampolin würde vielleicht niemand mehr leeren.
         var handlerRunning = false
     }
 

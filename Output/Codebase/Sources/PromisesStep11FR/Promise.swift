@@ -220,9 +220,10 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func forget(_ child: any CancellableNode) -> Handler? {
-        // Ni closure ni `withLock` : une closure qui capture `self` peut en prendre une référence forte
-        // (en debug, elle le fait) et ne la lâcher qu’après le déverrouillage, quand un parent dont le deinit
-        // a déjà commencé peut avoir disparu. Après le déverrouillage, la méthode ne touche plus au parent.
+        // Ni closure ni `withLock` : une closure qui capture `self` peut le retenir par une référence
+        // forte (dans une compilation de débogage, elle le fait) et ne la lâcher qu’après le déverrouillage,
+        // quand un parent dont le deinit a déjà commencé peut avoir disparu. Après le déverrouillage,
+        // la méthode ne touche plus au parent.
         pthread_mutex_lock(lock.mutex)
         defer { pthread_mutex_unlock(lock.mutex) }
         children.remove(child)
