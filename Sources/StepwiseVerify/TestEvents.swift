@@ -73,6 +73,10 @@ struct TestEvents {
     /// The test that started and never ended, when the run did not reach its end.
     var unfinished: TestCase? { runEnded ? nil : tests.first { $0.started && !$0.ended } }
 
+    /// Every test that started and never ended, when the run did not reach its end: Swift Testing
+    /// runs tests side by side, so any of them may be the one that crashed the process.
+    var allUnfinished: [TestCase] { runEnded ? [] : tests.filter { $0.started && !$0.ended } }
+
     private struct Record: Decodable {
         var kind: String
         var payload: Payload

@@ -386,6 +386,12 @@ public struct Verify: Sendable {
             fileURLWithPath: PackageLayout.scratchFolder(of: directory, "stepwise-test-events.jsonl"))
         var outcomes: [String: [String: TestOutcome]] = [:]
         var skipping = skipped
+        // A test process that crashes prints the Swift runtime's backtrace of the crashed thread, so
+        // that the report can say where (unless the user chose their own backtrace settings).
+        var environment = environment
+        if ProcessInfo.processInfo.environment["SWIFT_BACKTRACE"] == nil {
+            environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no,threads=crashed"
+        }
         while true {
             try? FileManager.default.removeItem(at: eventFile)
             tracker.restart()
@@ -443,12 +449,24 @@ public struct Verify: Sendable {
             let target = PackageLayout.testedTarget(of: culprit.module) ?? culprit.module
             let what =
                 run.status == nil ? "did not finish within \(testTimeout) (a deadlock?)" : "crashed the test process"
+            // Tests run side by side: the first unfinished test fails its target, and the note names
+            // every other test that was running, since any of them may be the cause.
+            let others = events.allUnfinished.filter { $0.id != culprit.id }
+            var notes: [Diagnostic] = []
+            if !others.isEmpty {
+                let named = others.prefix(12).map { "\($0.module).\($0.name)" }.joined(separator: ", ")
+                notes.append(
+                    .note(
+                        "\(others.count) other test\(others.count == 1 ? " was" : "s were") running too, any of which may be the cause: "
+                            + named + (others.count > 12 ? ", …" : "")))
+            }
+            if let output = Self.crashReport(in: run.output) ?? lastLines(of: run.output) {
+                notes.append(.note("its last output:\n" + output))
+            }
             outcomes[target, default: [:]][culprit.id] = TestOutcome(
                 name: culprit.name, location: location(of: culprit, mapper: mapper),
                 diagnostics: [
-                    .error(
-                        "test '\(culprit.name)' \(what)", at: location(of: culprit, mapper: mapper),
-                        notes: lastLines(of: run.output).map { [.note("its last output:\n" + $0)] } ?? [])
+                    .error("test '\(culprit.name)' \(what)", at: location(of: culprit, mapper: mapper), notes: notes)
                 ])
             skipping.insert(target)
             crashed.insert(target)
@@ -536,6 +554,20 @@ public struct Verify: Sendable {
             default: nil
             }
         return (done, total, module)
+    }
+
+    /// What a crashed test process said about its crash: from the first line of the Swift
+    /// runtime's crash report or fatal error (or SwiftPM's word on a signal) on, at most 80 lines.
+    static func crashReport(in output: String) -> String? {
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        let markers = [
+            "💣 Program crashed", "Fatal error:", "Crash:", "error: Exited with unexpected signal",
+            "error: Exited with signal",
+        ]
+        guard let start = lines.firstIndex(where: { line in markers.contains { line.contains($0) } }) else {
+            return nil
+        }
+        return lines[start...].prefix(80).joined(separator: "\n")
     }
 
     private func lastLines(of output: String) -> String? {

@@ -51,7 +51,15 @@ struct VerifyWithFakeSwiftTests {
         let verification = try await verify.verify(codebase, tutorials: tutorials)
         let crashed = try #require(verification.targets["GreetingStep02"])
         #expect(crashed.status(in: "de") == .failed)
-        #expect(crashed.diagnostics.contains { $0.message == "test 'works()' crashed the test process" })
+        let crash = try #require(
+            crashed.diagnostics.first { $0.message == "test 'works()' crashed the test process" })
+        #expect(
+            crash.notes.map(\.message).contains(
+                "1 other test was running too, any of which may be the cause: GreetingStep02FRTests.works()"),
+            "\(crash.notes)")
+        #expect(
+            crash.notes.contains { $0.message.hasPrefix("its last output:\nFatal error: boom in GreetingStep02Tests") },
+            "the crash report, from its first line, not the run's last lines: \(crash.notes)")
         for name in ["GreetingStep01", "GreetingStep01FR", "GreetingStep02FR"] {
             #expect(
                 verification.targets[name]?.status(in: name.hasSuffix("FR") ? "fr" : "de") == .verified,
