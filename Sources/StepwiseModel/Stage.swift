@@ -30,47 +30,48 @@ public struct StageTiming: Codable, Sendable, Equatable {
 }
 
 extension Array where Element: Sendable {
-    /// `transform` of every element, the elements at once (Swift's cooperative pool runs as
-    /// many as the machine has cores), the results in the array's order: how a stage works
-    /// on several tutorials at a time.
-    public func concurrentMap<Result: Sendable>(
-        _ transform: @escaping @Sendable (Element) async -> Result
-    ) async -> [Result] {
-        await withTaskGroup(of: (Int, Result).self) { group in
-            for (index, element) in enumerated() {
-                group.addTask { (index, await transform(element)) }
-            }
-            var results = [Result?](repeating: nil, count: count)
-            for await (index, result) in group { results[index] = result }
-            return results.map { $0! }
-        }
-    }
-
-    /// `transform` of every element, at most `limit` at a time, the results in the array's
-    /// order; `finished` is told how many are done each time one ends. For work that waits on
-    /// other processes (the cooperative pool does not bound it): verification runs the steps'
-    /// programs this way, as many at once as the machine has cores.
-    public func concurrentMap<Result: Sendable>(
-        limit: Int, finished: (Int) -> Void = { _ in },
-        _ transform: @escaping @Sendable (Element) async throws -> Result
-    ) async throws -> [Result] {
-        try await withThrowingTaskGroup(of: (Int, Result).self) { group in
-            var results = [Result?](repeating: nil, count: count)
+    /// `transform` of every element, at most `limit` at a time, the results in the array's order;
+    /// `finished` is told how many are done each time one ends.
+    ///
+    /// Without a limit every element starts at once and Swift's cooperative pool runs as many as
+    /// the machine has cores: how a stage works on several tutorials at a time. Work that waits
+    /// on other processes is not bounded by the pool: verification runs the steps' programs with
+    /// the number of cores as the limit. The first failure cancels the elements still running
+    /// and is thrown once they have ended; a transform that cannot fail makes a map that cannot.
+    public func concurrentMap<Result: Sendable, Failure: Error>(
+        limit: Int = .max, finished: (Int) -> Void = { _ in },
+        _ transform: @escaping @Sendable (Element) async throws(Failure) -> Result
+    ) async throws(Failure) -> [Result] {
+        typealias Outcome = Swift.Result<Result, Failure>
+        let outcomes = await withTaskGroup(of: (Int, Outcome).self) { group in
+            var outcomes = [Outcome?](repeating: nil, count: count)
             var done = 0
-            for (index, element) in enumerated() {
-                if index >= Swift.max(limit, 1), let (index, result) = try await group.next() {
-                    results[index] = result
-                    done += 1
-                    finished(done)
-                }
-                group.addTask { (index, try await transform(element)) }
-            }
-            for try await (index, result) in group {
-                results[index] = result
+            // Records the next element to end; false once one has failed.
+            func collect() async -> Bool {
+                guard let (index, outcome) = await group.next() else { return true }
+                outcomes[index] = outcome
                 done += 1
                 finished(done)
+                guard case .success = outcome else {
+                    group.cancelAll()
+                    return false
+                }
+                return true
             }
-            return results.map { $0! }
+            for (index, element) in enumerated() {
+                if index >= Swift.max(limit, 1), await !collect() { break }
+                group.addTask {
+                    do throws(Failure) {
+                        return (index, .success(try await transform(element)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            while !group.isEmpty, await collect() {}
+            return outcomes
         }
+        for case .failure(let failure)? in outcomes { throw failure }
+        return outcomes.map { try! $0!.get() }
     }
 }

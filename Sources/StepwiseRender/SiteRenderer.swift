@@ -96,8 +96,8 @@ public struct SiteRenderer: Stage {
             }
         }
         var rendered = try await jobs.concurrentMap { [self] language, checked, key in
-            Result { try pages(of: checked, language: language, contexts[language]!, library, input, key: key) }
-        }.map { try $0.get() }.makeIterator()
+            try pages(of: checked, language: language, contexts[language]!, library, input, key: key)
+        }.makeIterator()
         for language in languages {
             let pages = contexts[language]!
             let words = strings[language]!

@@ -489,36 +489,36 @@ public struct Verify: Sendable {
         let started = ContinuousClock.now
         // Every program of every target, in the targets' order; they run as many at once as the
         // machine has cores (each is a process of its own, with its own coverage file).
-        let programs = targets.flatMap { target -> [(target: String, language: String, step: Step, lesson: String)] in
+        let programs = targets.flatMap {
+            target -> [(target: StepTarget, language: String, step: Step, lesson: String)] in
             guard let tutorial = tutorials.first(where: { $0.tutorial.id == target.tutorialID })?.tutorial,
                 let lesson = codebase.lessons.first(where: { $0.tutorialID == tutorial.id })
             else { return [] }
             return codebase.languages(backedBy: target, of: tutorial.manifest.languages).compactMap { language in
                 tutorial.documents[language]?.step(target.stepID).map {
-                    (target.name, language, $0, binaries.appendingPathComponent(lesson.name).path)
+                    (target, language, $0, binaries.appendingPathComponent(lesson.name).path)
                 }
             }
         }
-        let numbers = Dictionary(targets.map { ($0.name, $0.number) }, uniquingKeysWith: { first, _ in first })
         let outputs = try await programs.concurrentMap(
             limit: ProcessInfo.processInfo.activeProcessorCount,
             finished: { done in
                 advanced(
                     StageProgress(
                         phase: .runningPrograms, done: done, total: programs.count,
-                        current: programs.dropFirst(done).first?.target, elapsed: .now - started))
+                        current: programs.dropFirst(done).first?.target.name, elapsed: .now - started))
             }
         ) { [programTimeout] program in
             let run = try await ProcessRunner.run(
-                program.lesson, ["--step", String(numbers[program.target]!), "--lang", program.language],
-                environment: coverage?.programEnvironment(target: program.target, language: program.language)
+                program.lesson, ["--step", String(program.target.number), "--lang", program.language],
+                environment: coverage?.programEnvironment(target: program.target.name, language: program.language)
                     ?? PackageLayout.profileDiscarded,
                 timeout: programTimeout)
             return OutputComparison.compare(
                 run, expected: program.step.outputs, step: program.step, language: program.language)
         }
         for (program, output) in zip(programs, outputs) {
-            results[program.target]!.outputs[program.language] = output
+            results[program.target.name]!.outputs[program.language] = output
         }
     }
 
