@@ -557,11 +557,12 @@ public struct Verify: Sendable {
     }
 
     /// What a crashed test process said about its crash: from the first line of the Swift
-    /// runtime's crash report or fatal error (or SwiftPM's word on a signal) on, at most 80 lines.
+    /// runtime's fatal error or backtrace (`*** Signal 11: Backtracing …` with the settings test
+    /// runs get; `💣 Program crashed` in colour) or SwiftPM's word on a signal on, at most 80 lines.
     static func crashReport(in output: String) -> String? {
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
         let markers = [
-            "💣 Program crashed", "Fatal error:", "Crash:", "error: Exited with unexpected signal",
+            "Fatal error:", "*** Signal ", "Program crashed:", "error: Exited with unexpected signal",
             "error: Exited with signal",
         ]
         guard let start = lines.firstIndex(where: { line in markers.contains { line.contains($0) } }) else {

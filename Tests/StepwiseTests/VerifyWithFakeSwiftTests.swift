@@ -45,6 +45,25 @@ struct VerifyWithFakeSwiftTests {
         return "$PACKAGE/\(path):\(line):5: error: \(message)"
     }
 
+    /// A crash without a fatal error (a bad pointer), as Swift 6.3's backtracer reports it with
+    /// the settings verification gives test runs (`color=no`), after a test that printed the word.
+    @Test func aCrashReportStartsAtTheBacktracersFirstLine() throws {
+        let output = """
+            ✔ Test one() passed after 0.100 seconds.
+            Crash: what a test printed about a crash it expects
+            ◇ Test two() started.
+
+            *** Signal 11: Backtracing from 0x55b20ad48f0b... done ***
+
+            *** Program crashed: Bad pointer dereference at 0x0000000000000008 ***
+
+            Thread 0 "StepwiseCodebasePackageTests.xctest" crashed:
+            """
+        let report = try #require(Verify.crashReport(in: output))
+        #expect(report.hasPrefix("*** Signal 11: Backtracing"), "\(report)")
+        #expect(report.hasSuffix("crashed:"))
+    }
+
     @Test func aCrashingTestFailsItsStepAndTheOthersRunAgainWithoutIt() async throws {
         let (sandbox, codebase, tutorials, _) = try await setUp(Script(crashing: ["GreetingStep02Tests"]))
         let (verify, reports) = recording(sandbox)
