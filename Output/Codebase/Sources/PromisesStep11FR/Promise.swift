@@ -228,7 +228,7 @@ public final class Promise<Value: Sendable>: @unchecked Sendable {
         defer { pthread_mutex_unlock(lock.mutex) }
         children.remove(child)
         // Le job d’un enfant qui n’attend plus n’est plus utile non plus. Nous le rendons à l’appelant,
-        // qui ne le lâche qu’après tous les verrous : il pouvait détenir la dernière référence à un objet
+        // qui ne le lâche qu’après tous les verrous : il pourrait détenir la dernière référence à un objet
         // dont le deinit prend des verrous.
         return handlers.remove(child: ObjectIdentifier(child))
     }

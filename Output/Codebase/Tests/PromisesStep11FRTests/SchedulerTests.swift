@@ -85,6 +85,30 @@ private func hold(_ queue: DispatchQueue) -> DispatchSemaphore {
         #expect(log.all == ["first", "inner", "second"])
     }
 
+    /// The exception to the rule above: a drain block that has used up its budget of 1,000 jobs
+    /// puts the trampoline's jobs back at the front of the mailbox and leaves the rest of its batch
+    /// to its successor, which runs that rest first. Without the budget, "inner" would follow "999".
+    @Test func afterTheBudgetTheRestOfTheBatchRunsBeforeTheTrampolinesJobs() throws {
+        let queue = DispatchQueue(label: "serial")
+        let log = Log()
+        let inner = Promise<Int>()
+        let innerDone = inner.then(on: queue) { _ in log.add("inner") }
+        let promises = (0..<1_002).map { _ in Promise<Int>() }
+        let handled = promises.enumerated().map { index, promise in
+            promise.then(on: queue) { _ in
+                log.add("\(index)")
+                // The 1,000th job of the batch: it uses up the budget.
+                if index == 999 { inner.fulfill(0) }
+            }
+        }
+        // All 1,002 jobs wait in the mailbox, so that one drain block takes them as one batch.
+        let gate = hold(queue)
+        for promise in promises { promise.fulfill(0) }
+        gate.signal()
+        for done in handled + [innerDone] { try done.settled() }
+        #expect(log.all == (0..<1_002).map { "\($0)" } + ["inner"])
+    }
+
     @Test func aHandlerBlockingOnAJobOfItsOwnConcurrentQueueOnlyTimesOut() throws {
         let queue = DispatchQueue(label: "concurrent", attributes: .concurrent)
         let parent = Promise<Int>()
