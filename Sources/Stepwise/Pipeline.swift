@@ -70,8 +70,8 @@ public struct Pipeline: Sendable {
     }
 
     /// Reads, checks, audits and tangles the tutorials, in memory only; listings parsed by an
-    /// earlier run are taken from `memo`, by default the one the last build saved (without it,
-    /// `test-filter` took 13 s here against `check`'s 2.5 s: swift-syntax is slow in a debug build).
+    /// earlier run are taken from `memo`, by default the one the last build saved (swift-syntax,
+    /// which parses them, is slow in a debug build).
     public func prepare(memo: ParseMemo? = nil) async throws -> (
         tutorials: [AuditedTutorial], codebase: Codebase, timings: [StageTiming]
     ) {

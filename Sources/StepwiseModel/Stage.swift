@@ -36,8 +36,9 @@ extension Array where Element: Sendable {
     /// Without a limit every element starts at once and Swift's cooperative pool runs as many as
     /// the machine has cores: how a stage works on several tutorials at a time. Work that waits
     /// on other processes is not bounded by the pool: verification runs the steps' programs with
-    /// the number of cores as the limit. The first failure cancels the elements still running
-    /// and is thrown once they have ended; a transform that cannot fail makes a map that cannot.
+    /// the number of cores as the limit. A failure cancels the elements still running; once they
+    /// have ended, the earliest element's failure is thrown. A transform that cannot fail makes a
+    /// map that cannot.
     public func concurrentMap<Result: Sendable, Failure: Error>(
         limit: Int = .max, finished: (Int) -> Void = { _ in },
         _ transform: @escaping @Sendable (Element) async throws(Failure) -> Result
