@@ -453,6 +453,12 @@ public struct Verify: Sendable {
             // every other test that was running, since any of them may be the cause.
             let others = events.allUnfinished.filter { $0.id != culprit.id }
             var notes: [Diagnostic] = []
+            // How the process ended is the one fact a crash that printed nothing still leaves.
+            switch run.status {
+            case .exited(let code)?: notes.append(.note("swift test exited with status \(code)"))
+            case .signaled(let signal)?: notes.append(.note("swift test was ended by signal \(signal)"))
+            case nil: break
+            }
             if !others.isEmpty {
                 let named = others.prefix(12).map { "\($0.module).\($0.name)" }.joined(separator: ", ")
                 notes.append(

@@ -76,6 +76,7 @@ struct VerifyWithFakeSwiftTests {
             crash.notes.map(\.message).contains(
                 "1 other test was running too, any of which may be the cause: GreetingStep02FRTests.works()"),
             "\(crash.notes)")
+        #expect(crash.notes.first?.message == "swift test was ended by signal 11", "\(crash.notes)")
         #expect(
             crash.notes.contains { $0.message.hasPrefix("its last output:\nFatal error: boom in GreetingStep02Tests") },
             "the crash report, from its first line, not the run's last lines: \(crash.notes)")
