@@ -506,14 +506,14 @@ public struct Verify: Sendable {
                 }
             }
         }
+        let reportProgress = { (done: Int) in
+            advanced(
+                StageProgress(
+                    phase: .runningPrograms, done: done, total: programs.count,
+                    current: programs.dropFirst(done).first?.target.name, elapsed: .now - started))
+        }
         let outputs = try await programs.concurrentMap(
-            limit: ProcessInfo.processInfo.activeProcessorCount,
-            finished: { done in
-                advanced(
-                    StageProgress(
-                        phase: .runningPrograms, done: done, total: programs.count,
-                        current: programs.dropFirst(done).first?.target.name, elapsed: .now - started))
-            }
+            limit: ProcessInfo.processInfo.activeProcessorCount, finished: reportProgress
         ) { [programTimeout] program in
             let run = try await ProcessRunner.run(
                 program.lesson, ["--step", String(program.target.number), "--lang", program.language],
