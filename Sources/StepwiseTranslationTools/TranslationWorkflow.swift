@@ -226,7 +226,7 @@ public struct TranslationWorkflow: Sendable {
         updated.documents[language] = try ContentLoader.document(
             merge.text, file: document.file, language: language, manifest: manifest)
         // The merged translation must pass the language check before it is written.
-        _ = try LanguageCheck().check(updated)
+        _ = try LanguageCheck(memo: memo).check(updated)
         let memory = SourceMemory.updated(
             tutorial, statuses: audited.translations, restamped: [language: merge.confirmed])
         try write(
