@@ -3,6 +3,7 @@ import StepwiseFiles
 import StepwiseModel
 import StepwiseRemoteCache
 import StepwiseSyntax
+import Subprocess
 import Synchronization
 
 /// The fifth stage: builds every step of the generated codebase with one SwiftPM build,
@@ -392,22 +393,26 @@ public struct Verify: Sendable {
         if ProcessInfo.processInfo.environment["SWIFT_BACKTRACE"] == nil {
             environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no,threads=crashed"
         }
+        // Swift Testing colours its lines whenever TERM names a terminal, even into a pipe;
+        // `swift test` sets NO_COLOR for it, and so does Verify: the lines go into notes.
+        environment["NO_COLOR"] = "1"
+        let bundle = try testBundle()
         while true {
             try? FileManager.default.removeItem(at: eventFile)
             tracker.restart()
-            var arguments = ["test"] + PackageLayout.scratchArguments(package: directory)
-            arguments += [
-                "--skip-build", "--disable-xctest", "--experimental-event-stream-output", eventFile.path, "--filter",
+            // The arguments `swift test --skip-build --disable-xctest` passes on to the bundle.
+            var arguments = [
+                "--testing-library", "swift-testing", "--experimental-event-stream-output", eventFile.path, "--filter",
                 selection,
             ]
             if !skipping.isEmpty { arguments += ["--skip", PackageLayout.testSelection(skipping.sorted())] }
             let run = try await withThrowingTaskGroup(of: ProcessRunner.Result?.self) { group in
-                group.addTask { [swift, testRunLimit, arguments, environment] in
+                group.addTask { [testRunLimit, arguments, environment] in
                     let (lines, printed) = AsyncStream.makeStream(
                         of: String.self, bufferingPolicy: .bufferingNewest(100))
                     defer { printed.finish() }
                     return try await ProcessRunner.run(
-                        swift, arguments, environment: environment, until: { try await testRunLimit(lines) },
+                        bundle, arguments, environment: environment, until: { try await testRunLimit(lines) },
                         onLine: { printed.yield($0) })
                 }
                 // Swift Testing writes the events as they happen: read them as they come to
@@ -440,10 +445,10 @@ public struct Verify: Sendable {
             }
             if events.runEnded { return (outcomes, []) }
             guard let culprit = events.unfinished else {
-                let status = run.status.map { "ended with \($0)" } ?? "did not finish within \(testTimeout)"
+                let status = run.status.map(Self.describe) ?? "did not finish within \(testTimeout)"
                 return (
                     outcomes,
-                    [.error("the test run \(status) before any test began:\n" + run.output.suffix(4000), at: nil)]
+                    [.error("the test process \(status) before any test began:\n" + run.output.suffix(4000), at: nil)]
                 )
             }
             let target = PackageLayout.testedTarget(of: culprit.module) ?? culprit.module
@@ -453,12 +458,10 @@ public struct Verify: Sendable {
             // every other test that was running, since any of them may be the cause.
             let others = events.allUnfinished.filter { $0.id != culprit.id }
             var notes: [Diagnostic] = []
-            // How the process ended is the one fact a crash that printed nothing still leaves.
-            switch run.status {
-            case .exited(let code)?: notes.append(.note("swift test exited with status \(code)"))
-            case .signaled(let signal)?: notes.append(.note("swift test was ended by signal \(signal)"))
-            case nil: break
-            }
+            // How the process ended is the one fact a crash that printed nothing still leaves
+            // (SIGKILL, SIGPIPE), which is why Verify runs the bundle itself: `swift test` exits
+            // with status 1 however its test process ended.
+            if let status = run.status { notes.append(.note("the test process " + Self.describe(status))) }
             if !others.isEmpty {
                 let named = others.prefix(12).map { "\($0.module).\($0.name)" }.joined(separator: ", ")
                 notes.append(
@@ -564,17 +567,38 @@ public struct Verify: Sendable {
 
     /// What a crashed test process said about its crash: from the first line of the Swift
     /// runtime's fatal error or backtrace (`*** Signal 11: Backtracing …` with the settings test
-    /// runs get; `💣 Program crashed` in colour) or SwiftPM's word on a signal on, at most 80 lines.
+    /// runs get; `💣 Program crashed` in colour) on, at most 80 lines.
     static func crashReport(in output: String) -> String? {
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
-        let markers = [
-            "Fatal error:", "*** Signal ", "Program crashed:", "error: Exited with unexpected signal",
-            "error: Exited with signal",
-        ]
+        let markers = ["Fatal error:", "*** Signal ", "Program crashed:"]
         guard let start = lines.firstIndex(where: { line in markers.contains { line.contains($0) } }) else {
             return nil
         }
         return lines[start...].prefix(80).joined(separator: "\n")
+    }
+
+    /// The test bundle `swift build --build-tests` linked, which Verify runs as `swift test`
+    /// would: SwiftPM names it after the package (`StepwiseCodebasePackageTests.xctest`). Of
+    /// several (a renamed package leaves the old one behind), the one linked last.
+    private func testBundle() throws -> String {
+        let binaries = FolderBoundary(directory).resolvedFolder + "/" + PackageLayout.debugBinaries
+        let bundles = ((try? FileManager.default.contentsOfDirectory(atPath: binaries)) ?? [])
+            .filter { $0.hasSuffix(".xctest") }.map { binaries + "/" + $0 }
+        let modified = { (path: String) in
+            (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? .distantPast
+        }
+        guard let newest = bundles.max(by: { modified($0) < modified($1) }) else {
+            throw DiagnosticError(.error("the build linked no test bundle (*.xctest) in \(binaries)", at: nil))
+        }
+        return newest
+    }
+
+    /// How a test process ended: "exited with status 1", "was ended by signal 9 (Killed)".
+    static func describe(_ status: TerminationStatus) -> String {
+        switch status {
+        case .exited(let code): "exited with status \(code)"
+        case .signaled(let signal): "was ended by signal \(signal) (\(String(cString: strsignal(signal))))"
+        }
     }
 
     private func lastLines(of output: String) -> String? {

@@ -41,38 +41,15 @@ enum FakeToolchain {
         here = os.path.dirname(os.path.abspath(__file__))
         script = json.load(open(os.path.join(here, "script.json")))
         args = sys.argv[1:]
+        # The test bundle the build links is this script too, told its package ("xctest" in the log).
+        bundle = args[:1] == ["--bundle"]
+        package = args[1] if bundle else None
+        args = args[2:] if bundle else args
         with open(os.path.join(here, "calls.log"), "a") as log:
-            log.write(" ".join(args) + "\n")
+            log.write(("xctest " if bundle else "") + " ".join(args) + "\n")
         def value(flag):
             return args[args.index(flag) + 1] if flag in args else None
-        if args == ["--version"]:
-            print("Fake Swift version 6.3.1"); sys.exit(0)
-        package = value("--package-path")
-        if args[0] == "build":
-            target = value("--target")
-            errors = script["targetErrors"].get(target, []) if target else script["buildErrors"]
-            if not target:
-                scratch = value("--scratch-path") or os.path.join(package, ".build")
-                binaries = os.path.join(scratch, "debug"); os.makedirs(binaries, exist_ok=True)
-                lesson = os.path.join(binaries, "greeting-lesson")
-                with open(lesson, "w") as f:
-                    f.write("#!/usr/bin/env python3\nimport json, os, sys\n"
-                            "open(%r, 'a').write(os.environ.get('LLVM_PROFILE_FILE', 'default.profraw') + '\\n')\n"
-                            "outputs = json.load(open(%r))['outputs']\n"
-                            "step, lang = sys.argv[2], sys.argv[4]\n"
-                            "defaults = {'de': ['Hallo, Ada!', 'HALLO, ADA!'], 'fr': ['Bonjour, Ada!', 'BONJOUR, ADA!']}\n"
-                            "defaults['pl'] = defaults['de']\n"
-                            "key = step + ' ' + lang\n"
-                            "print(outputs[key] if key in outputs else defaults[lang][int(step) - 1])\n"
-                            % (os.path.join(here, "profiles.log"), os.path.join(here, "script.json")))
-                os.chmod(lesson, 0o755)
-            if not target:
-                print("[1/2] Compiling GreetingStep01 Greeter.swift")
-                print("[2/2] Compiling GreetingStep02FR Greeter.swift")
-            for line in errors:
-                print(line.replace("$PACKAGE", os.path.realpath(package)))
-            sys.exit(1 if errors else 0)
-        if args[0] == "test":
+        def tests():
             events = value("--experimental-event-stream-output")
             skip = value("--skip") or ""
             modules = ["GreetingStep01Tests", "GreetingStep01FRTests", "GreetingStep02Tests", "GreetingStep02FRTests"]
@@ -100,6 +77,39 @@ enum FakeToolchain {
                     emit("event", kind="testEnded", testID=test_id)
                 emit("event", kind="runEnded")
             sys.exit(0)
+        if args == ["--version"]:
+            print("Fake Swift version 6.3.1"); sys.exit(0)
+        package = package or value("--package-path")
+        if bundle:
+            tests()
+        if args[0] == "build":
+            target = value("--target")
+            errors = script["targetErrors"].get(target, []) if target else script["buildErrors"]
+            if not target:
+                scratch = value("--scratch-path") or os.path.join(package, ".build")
+                binaries = os.path.join(scratch, "debug"); os.makedirs(binaries, exist_ok=True)
+                lesson = os.path.join(binaries, "greeting-lesson")
+                with open(lesson, "w") as f:
+                    f.write("#!/usr/bin/env python3\nimport json, os, sys\n"
+                            "open(%r, 'a').write(os.environ.get('LLVM_PROFILE_FILE', 'default.profraw') + '\\n')\n"
+                            "outputs = json.load(open(%r))['outputs']\n"
+                            "step, lang = sys.argv[2], sys.argv[4]\n"
+                            "defaults = {'de': ['Hallo, Ada!', 'HALLO, ADA!'], 'fr': ['Bonjour, Ada!', 'BONJOUR, ADA!']}\n"
+                            "defaults['pl'] = defaults['de']\n"
+                            "key = step + ' ' + lang\n"
+                            "print(outputs[key] if key in outputs else defaults[lang][int(step) - 1])\n"
+                            % (os.path.join(here, "profiles.log"), os.path.join(here, "script.json")))
+                os.chmod(lesson, 0o755)
+                tests_bundle = os.path.join(binaries, "StepwiseCodebasePackageTests.xctest")
+                with open(tests_bundle, "w") as f:
+                    f.write('#!/bin/sh\nexec %r --bundle %r "$@"\n' % (os.path.abspath(__file__), package))
+                os.chmod(tests_bundle, 0o755)
+            if not target:
+                print("[1/2] Compiling GreetingStep01 Greeter.swift")
+                print("[2/2] Compiling GreetingStep02FR Greeter.swift")
+            for line in errors:
+                print(line.replace("$PACKAGE", os.path.realpath(package)))
+            sys.exit(1 if errors else 0)
         sys.exit("fake swift: unexpected " + " ".join(args))
         """#
 

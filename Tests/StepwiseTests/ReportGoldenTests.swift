@@ -57,7 +57,9 @@ struct ReportGoldenTests {
                             listingID: "shout-test"),
                     ]),
             ],
-            general: [.error("the test run ended with signal 11 before any test began", at: nil)],
+            general: [
+                .error("the test process was ended by signal 11 (Segmentation fault) before any test began", at: nil)
+            ],
             remoteCache: RemoteCacheActivity(
                 url: "http://127.0.0.1:8080/cache/", readOnly: false, fetched: 1,
                 notices: [

@@ -76,7 +76,9 @@ struct VerifyWithFakeSwiftTests {
             crash.notes.map(\.message).contains(
                 "1 other test was running too, any of which may be the cause: GreetingStep02FRTests.works()"),
             "\(crash.notes)")
-        #expect(crash.notes.first?.message == "swift test was ended by signal 11", "\(crash.notes)")
+        #expect(
+            crash.notes.first?.message == "the test process was ended by signal 11 (Segmentation fault)",
+            "\(crash.notes)")
         #expect(
             crash.notes.contains { $0.message.hasPrefix("its last output:\nFatal error: boom in GreetingStep02Tests") },
             "the crash report, from its first line, not the run's last lines: \(crash.notes)")
@@ -86,7 +88,7 @@ struct VerifyWithFakeSwiftTests {
                 "\(name) ran again without the crash")
             #expect(verification.targets[name]?.passed == 1)
         }
-        let tests = try calls(sandbox).filter { $0.hasPrefix("test ") }
+        let tests = try calls(sandbox).filter { $0.hasPrefix("xctest ") }
         #expect(tests.count == 2, "one run, then one rerun")
         #expect(tests.last?.contains("--skip ^(GreetingStep02Tests)[./]") == true)
         let testing = reports.all.filter { $0.phase == .testing(run: 1, of: 1) }
@@ -167,7 +169,7 @@ struct VerifyWithFakeSwiftTests {
         #expect(
             builds.dropFirst().allSatisfy { $0.hasPrefix("build \(package) --enable-code-coverage --target ") },
             "one set of flags for every build, or each would rebuild the others' modules")
-        #expect(try calls(sandbox).allSatisfy { !$0.hasPrefix("test") }, "no tests after a failed build")
+        #expect(try calls(sandbox).allSatisfy { !$0.hasPrefix("xctest") }, "no tests after a failed build")
     }
 
     @Test func aProgramThatPrintsSomethingElseFailsItsStepAtTheOutputsLine() async throws {
