@@ -30,7 +30,7 @@ enum Scheduler {
         return key
     }()
 
-    /// À l’acquittement : un vidage de la même file qui tourne sur ce thread reprend le job.
+    /// À l’acquittement : un vidage de la même file qui s’exécute sur ce thread reprend le job.
     @usableFromInline
     static func schedule(_ handler: Handler, owner: any AnyObject & Sendable) {
         if let raw = pthread_getspecific(running) {
