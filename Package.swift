@@ -45,7 +45,11 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
-        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        // No traits: SwiftPM 6.3 passes the two default traits' defines to swiftc in an order
+        // that changes from one run to the next, so about every other `swift build`, `swift run`
+        // or `swift test` compiled SwiftProtobuf's 94 files again. Stepwise uses neither trait
+        // (binary-delimited streams, field-mask helpers).
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0", traits: []),
     ],
     targets: [
         .systemLibrary(
