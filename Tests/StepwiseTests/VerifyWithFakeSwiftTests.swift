@@ -45,6 +45,14 @@ struct VerifyWithFakeSwiftTests {
         return "$PACKAGE/\(path):\(line):5: error: \(message)"
     }
 
+    /// A test process killed from outside or by a broken pipe prints nothing; how it ended is
+    /// what its note says, with the signal's name.
+    @Test func howATestProcessEndedNamesTheSignal() {
+        #expect(Verify.describe(.exited(1)) == "exited with status 1")
+        #expect(Verify.describe(.signaled(SIGKILL)) == "was ended by signal 9 (Killed)")
+        #expect(Verify.describe(.signaled(SIGPIPE)) == "was ended by signal 13 (Broken pipe)")
+    }
+
     /// A crash without a fatal error (a bad pointer), as Swift 6.3's backtracer reports it with
     /// the settings verification gives test runs (`color=no`), after a test that printed the word.
     @Test func aCrashReportStartsAtTheBacktracersFirstLine() throws {
