@@ -578,8 +578,9 @@ public struct Verify: Sendable {
     }
 
     /// The test bundle `swift build --build-tests` linked, which Verify runs as `swift test`
-    /// would: SwiftPM names it after the package (`StepwiseCodebasePackageTests.xctest`). Of
-    /// several (a renamed package leaves the old one behind), the one linked last.
+    /// would: on Linux an executable that SwiftPM names after the package
+    /// (`StepwiseCodebasePackageTests.xctest`). Of several (a renamed package leaves the old one
+    /// behind), the one linked last.
     private func testBundle() throws -> String {
         let binaries = FolderBoundary(directory).resolvedFolder + "/" + PackageLayout.debugBinaries
         let bundles = ((try? FileManager.default.contentsOfDirectory(atPath: binaries)) ?? [])
