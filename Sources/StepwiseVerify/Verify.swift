@@ -407,13 +407,15 @@ public struct Verify: Sendable {
             ]
             if !skipping.isEmpty { arguments += ["--skip", PackageLayout.testSelection(skipping.sorted())] }
             let run = try await withThrowingTaskGroup(of: ProcessRunner.Result?.self) { group in
-                group.addTask { [testRunLimit, arguments, environment] in
+                group.addTask { [testRunLimit, arguments, environment, directory] in
                     let (lines, printed) = AsyncStream.makeStream(
                         of: String.self, bufferingPolicy: .bufferingNewest(100))
                     defer { printed.finish() }
+                    // In the package's folder, as `swift test` runs it: a test's relative paths stay
+                    // inside the generated package.
                     return try await ProcessRunner.run(
-                        bundle, arguments, environment: environment, until: { try await testRunLimit(lines) },
-                        onLine: { printed.yield($0) })
+                        bundle, arguments, in: directory, environment: environment,
+                        until: { try await testRunLimit(lines) }, onLine: { printed.yield($0) })
                 }
                 // Swift Testing writes the events as they happen: read them as they come to
                 // tell which targets are done.

@@ -50,6 +50,9 @@ enum FakeToolchain {
         def value(flag):
             return args[args.index(flag) + 1] if flag in args else None
         def tests():
+            # `swift test` runs the bundle in the package's folder.
+            if os.path.realpath(os.getcwd()) != os.path.realpath(package):
+                sys.exit("fake xctest: run in " + os.getcwd() + ", not in the package " + package)
             events = value("--experimental-event-stream-output")
             skip = value("--skip") or ""
             modules = ["GreetingStep01Tests", "GreetingStep01FRTests", "GreetingStep02Tests", "GreetingStep02FRTests"]
