@@ -236,9 +236,7 @@ public struct Verify: Sendable {
     ) async throws {
         let root = FolderBoundary(directory).resolvedFolder
         let binaries = root + "/" + PackageLayout.debugBinaries
-        let bundles = ((try? FileManager.default.contentsOfDirectory(atPath: binaries)) ?? []).filter {
-            $0.hasSuffix(".xctest")
-        }.sorted().map { binaries + "/" + $0 }
+        let bundles = testBundles()
         let lessons = codebase.lessons.filter { lesson in targets.contains { $0.tutorialID == lesson.tutorialID } }
             .map { binaries + "/" + $0.name }.filter { FileManager.default.fileExists(atPath: $0) }
         let sources = targets.flatMap {
@@ -584,16 +582,23 @@ public struct Verify: Sendable {
     /// (`StepwiseCodebasePackageTests.xctest`). Of several (a renamed package leaves the old one
     /// behind), the one linked last.
     private func testBundle() throws -> String {
-        let binaries = FolderBoundary(directory).resolvedFolder + "/" + PackageLayout.debugBinaries
-        let bundles = ((try? FileManager.default.contentsOfDirectory(atPath: binaries)) ?? [])
-            .filter { $0.hasSuffix(".xctest") }.map { binaries + "/" + $0 }
         let modified = { (path: String) in
             (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? .distantPast
         }
-        guard let newest = bundles.max(by: { modified($0) < modified($1) }) else {
-            throw DiagnosticError(.error("the build linked no test bundle (*.xctest) in \(binaries)", at: nil))
+        guard let newest = testBundles().max(by: { modified($0) < modified($1) }) else {
+            throw DiagnosticError(
+                .error(
+                    "the build linked no test bundle (*.xctest) in \(directory)/\(PackageLayout.debugBinaries)", at: nil
+                ))
         }
         return newest
+    }
+
+    /// Every test bundle in Stepwise's debug build of the package, by path, sorted.
+    private func testBundles() -> [String] {
+        let binaries = FolderBoundary(directory).resolvedFolder + "/" + PackageLayout.debugBinaries
+        return ((try? FileManager.default.contentsOfDirectory(atPath: binaries)) ?? [])
+            .filter { $0.hasSuffix(".xctest") }.sorted().map { binaries + "/" + $0 }
     }
 
     /// How a test process ended: "exited with status 1", "was ended by signal 9 (Killed)".
